@@ -1,0 +1,92 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# expsync: build the patched 6.12 kernel, boot it under QEMU, test it.
+# See README.md.  Everything generated lands in build/.
+
+SHELL		:= /bin/bash
+TOP		:= $(CURDIR)
+B		:= $(TOP)/build
+SRC		:= $(B)/linux
+TESTED_SUBLEVEL	:= 117
+CONFIG		?= test
+JOBS		?= $(shell nproc)
+OBJ		= $(B)/obj-$(CONFIG)
+KIMAGE		= $(OBJ)/arch/x86/boot/bzImage
+
+# Which fragments of configs/ make up each kernel.
+FRAGS_test	:= base test
+FRAGS_bench	:= base bench
+FRAGS_noexpsync	:= base test noexpsync
+FRAGS		= $(foreach f,$(FRAGS_$(CONFIG)),configs/$(f).config)
+
+# The overlay: new files, copied into the tree at their in-tree paths.
+OVERLAY_DIRS	:= kernel mm arch include Documentation tools LICENSES
+KCONFIGS	:= $(shell find $(OVERLAY_DIRS) -name 'Kconfig*' 2>/dev/null)
+
+export CCACHE_DIR	?= $(HOME)/.cache/ccache
+export CCACHE_BASEDIR	:= $(B)
+export CCACHE_NOHASHDIR	:= 1
+export CCACHE_MAXSIZE	?= 10G
+KMAKE		= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS) -s
+
+.PHONY: all deps tree config kernel vm check run bench selftests clean \
+	distclean export-patches help
+all: kernel
+
+help:
+	@echo "make run      build the bench kernel, boot it, print the evaluation"
+	@echo "make check    build the test kernel and run every test"
+	@echo "make vm CMD='...' [SMP=n] [APPEND=...] [ICOUNT=1] [TIMEOUT=s] [CONFIG=test|bench]"
+	@echo "make kernel [CONFIG=test|bench|noexpsync]"
+	@echo "make export-patches   regenerate patches/ from build/linux"
+
+# --- Host packages -----------------------------------------------------------
+deps: $(B)/.deps-ok
+$(B)/.deps-ok: tools/expsync/deps.sh
+	@mkdir -p $(B)
+	tools/expsync/deps.sh
+	@touch $@
+
+# --- Base tree + patch series + overlay -------------------------------------
+# Always run: it re-applies the series only when it changed and copies
+# only overlay files whose content changed, so it is cheap.
+tree: deps
+	@tools/expsync/tree.sh $(SRC) $(TESTED_SUBLEVEL) "$(OVERLAY_DIRS)"
+
+# --- Configuration -----------------------------------------------------------
+config: tree
+	@$(MAKE) -s $(OBJ)/.config
+$(OBJ)/.config: $(FRAGS) $(KCONFIGS) patches/series tools/expsync/config.sh
+	tools/expsync/config.sh $(SRC) $(OBJ) $(FRAGS)
+
+kernel: config
+	$(KMAKE) bzImage
+	@echo "kernel: $(KIMAGE)"
+
+# Kselftests (expsync, membarrier, rseq) built against the tree's headers.
+selftests: config
+	tools/expsync/selftests.sh $(SRC) $(OBJ)
+
+# --- Running -----------------------------------------------------------------
+vm:
+	@tools/expsync/vm-run.sh --kernel $(KIMAGE) --smp "$(or $(SMP),2)" \
+		--append "$(APPEND)" --icount "$(ICOUNT)" \
+		--timeout "$(or $(TIMEOUT),600)" -- "$(CMD)"
+
+check:
+	tools/expsync/check.sh
+
+run:
+	tools/expsync/run.sh
+
+bench: run
+
+# Regenerate patches/ from the commits on top of the pristine base.
+export-patches:
+	tools/expsync/export-patches.sh $(SRC)
+
+clean:
+	rm -rf $(B)/obj-* $(B)/vm $(B)/report $(B)/check
+
+distclean:
+	rm -rf $(B)

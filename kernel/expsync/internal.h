@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Private interface between the expsync policy core (core.c), the
+ * mechanisms it steers and the KUnit tests.
+ */
+#ifndef _KERNEL_EXPSYNC_INTERNAL_H
+#define _KERNEL_EXPSYNC_INTERNAL_H
+
+#include <linux/expsync.h>
+#include <linux/sysctl.h>
+
+int expsync_parse_word(const struct expsync_knob *knob, const char *buf,
+		       size_t len);
+int expsync_knob_set(struct expsync_knob *knob, unsigned int val,
+		     const char *source);
+bool expsync_boot_parse(struct expsync_knob *knob, const char *val);
+int expsync_sysctl_word(const struct ctl_table *table, int write,
+			void *buffer, size_t *lenp, loff_t *ppos);
+long expsync_stat_read(enum expsync_stat stat);
+
+/* The word tables of the knobs, shared by core.c and the mechanisms. */
+extern const char * const expsync_membarrier_ipi_words[];
+
+int expsync_membarrier_ipi_apply(struct expsync_knob *knob, unsigned int val);
+
+#endif /* _KERNEL_EXPSYNC_INTERNAL_H */

@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Static checks on the series and the overlay, one "STATUS|name|detail"
+# line per result (check.sh turns them into PASS/FAIL lines):
+#  - scripts/checkpatch.pl --strict on every patch and every new file
+#  - scripts/kernel-doc -none -Wall on every new C file and header
+#  - W=1 build of kernel/expsync/ and of the upstream C files the series
+#    touches: no warnings.
+set -uo pipefail
+top=$(cd "$(dirname "$0")/../.." && pwd)
+src=$top/build/linux
+obj=$top/build/obj-test
+cd "$top"
+
+for p in $(cat patches/series); do
+	if (cd "$src" && scripts/checkpatch.pl --strict -q "$top/patches/$p") \
+		> /tmp/expsync-cp.log 2>&1; then
+		echo "PASS|checkpatch: patches/$p|"
+	else
+		cat /tmp/expsync-cp.log
+		echo "FAIL|checkpatch: patches/$p|see build/check/static.log"
+	fi
+done
+
+new_files=$(git ls-files kernel mm arch include tools/testing/selftests/expsync \
+	Documentation | grep -Ev '(^|/)(config|settings)$')
+for f in $new_files; do
+	if (cd "$src" && scripts/checkpatch.pl --strict -q --no-tree \
+		--ignore FILE_PATH_CHANGES,SPDX_LICENSE_TAG -f "$top/$f") \
+		> /tmp/expsync-cp.log 2>&1; then
+		echo "PASS|checkpatch: $f|"
+	else
+		cat /tmp/expsync-cp.log
+		echo "FAIL|checkpatch: $f|see build/check/static.log"
+	fi
+	case "$f" in
+	*.c|*.h)
+		case "$f" in tools/*) continue ;; esac
+		if (cd "$src" && scripts/kernel-doc -none -Wall "$f") \
+			> /tmp/expsync-kd.log 2>&1 && ! [ -s /tmp/expsync-kd.log ]; then
+			echo "PASS|kernel-doc: $f|"
+		else
+			cat /tmp/expsync-kd.log
+			echo "FAIL|kernel-doc: $f|see build/check/static.log"
+		fi ;;
+	esac
+done
+
+# W=1 over the new code and the upstream files the series touches.
+objs=$(git ls-files 'kernel/*.c' 'mm/*.c' 'arch/*.c' | grep -v kunit | sed 's/\.c$/.o/')
+objs+=" $(sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' patches/*.patch | sort -u)"
+for o in $objs; do
+	log=$(make -C "$src" O="$obj" CC="ccache gcc" W=1 "$o" 2>&1)
+	if grep -q "warning:" <<<"$log" || ! [ -f "$obj/$o" ]; then
+		echo "$log"
+		echo "FAIL|W=1: $o|warnings"
+	else
+		echo "PASS|W=1: $o|"
+	fi
+done
+exit 0

@@ -1,0 +1,63 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# tree.sh SRC TESTED_SUBLEVEL "OVERLAY_DIRS"
+#
+# Make SRC the pristine Debian linux-source-6.12 tree (a git repo whose
+# tag "base" is the untouched tarball), with patches/series applied by
+# "git am" (tag "series") and the overlay copied on top, uncommitted.
+# Only what changed is rewritten, so make and ccache rebuild little.
+set -euo pipefail
+
+src=$1 tested=$2 overlay=$3
+top=$(pwd)
+tarball=/usr/src/linux-source-6.12.tar.xz
+git_id=(-c user.name=expsync -c user.email=expsync@localhost
+	-c commit.gpgsign=false -c core.autocrlf=false)
+
+if [ ! -d "$src/.git" ]; then
+	echo "tree: extracting $tarball"
+	rm -rf "$src" "$src.tmp"
+	mkdir -p "$src.tmp"
+	tar -C "$src.tmp" -xf "$tarball"
+	mv "$src.tmp"/linux-source-6.12 "$src"
+	rmdir "$src.tmp"
+	git -C "$src" init -q
+	git -C "$src" "${git_id[@]}" add -A -f .
+	git -C "$src" "${git_id[@]}" commit -q -m "linux-source-6.12 (pristine)"
+	git -C "$src" tag base
+fi
+
+sublevel=$(sed -n 's/^SUBLEVEL = //p' "$src/Makefile")
+if [ "$sublevel" != "$tested" ]; then
+	echo "tree: WARNING: base is 6.12.$sublevel; the series was last tested on 6.12.$tested" >&2
+fi
+
+# Re-apply the series only when it differs from what is applied.
+want=$(cat patches/series $(sed -n 's|^\(..*\)$|patches/\1|p' patches/series) |
+	sha1sum | cut -d' ' -f1)
+have=$(git -C "$src" config --get expsync.series || true)
+if [ "$want" != "$have" ]; then
+	echo "tree: applying patches/series"
+	git -C "$src" am --abort >/dev/null 2>&1 || true
+	git -C "$src" reset -q --hard base
+	git -C "$src" clean -q -fdx
+	while read -r p; do
+		[ -n "$p" ] || continue
+		if ! git -C "$src" "${git_id[@]}" am -q --keep-cr "$top/patches/$p" 2>"$src/.am-err"; then
+			echo "tree: patch does not apply: patches/$p" >&2
+			cat "$src/.am-err" >&2
+			git -C "$src" am --abort >/dev/null 2>&1 || true
+			exit 1
+		fi
+	done < patches/series
+	git -C "$src" tag -f series >/dev/null
+	git -C "$src" config expsync.series "$want"
+fi
+
+# Overlay: copy files whose content differs (rsync -c), leaving the
+# mtime of unchanged files alone.
+for d in $overlay; do
+	[ -d "$d" ] && rsync -rc "$d/" "$src/$d/"
+done
+exit 0
