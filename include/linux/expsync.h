@@ -13,6 +13,8 @@
 #define _LINUX_EXPSYNC_H
 
 #include <linux/cpumask.h>
+#include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
@@ -54,11 +56,11 @@ struct expsync_knob {
 	int boot_value;
 };
 
-#define EXPSYNC_KNOB_INIT(_name, _words, _default, _apply)		\
+#define EXPSYNC_KNOB_INIT(_name, _words, _nr, _default, _apply)	\
 	{								\
 		.name = (_name),					\
 		.words = (_words),					\
-		.nr_words = ARRAY_SIZE(_words),				\
+		.nr_words = (_nr),					\
 		.apply = (_apply),					\
 		.value = (_default),					\
 		.boot_value = -1,					\
@@ -71,6 +73,11 @@ enum expsync_stat {
 	EXPSYNC_STAT_MEMBARRIER_IPI_MANY,	/* IPI rounds sent IPI-to-many */
 	EXPSYNC_STAT_MEMBARRIER_IPI_SINGLE,	/* IPI rounds sent one by one */
 	EXPSYNC_STAT_MEMBARRIER_IPI_CPUS,	/* CPUs targeted, both strategies */
+	EXPSYNC_STAT_TABLE_FREE_IMMEDIATE,	/* tables freed after the flush IPIs */
+	EXPSYNC_STAT_TABLE_FREE_RCU,		/* tables handed to call_rcu() */
+	EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES,	/* call_rcu() calls for tables */
+	EXPSYNC_STAT_TABLE_FREE_SYNC_IPI,	/* no batch page: sync IPI, free one */
+	EXPSYNC_STAT_TABLE_FREE_WAITING,	/* gauge: tables not yet freed */
 	NR_EXPSYNC_STATS
 };
 
@@ -79,6 +86,21 @@ enum expsync_membarrier_ipi {
 	EXPSYNC_MEMBARRIER_IPI_MANY,	/* one IPI-to-many */
 	EXPSYNC_MEMBARRIER_IPI_SINGLE,	/* one IPI per target CPU */
 	NR_EXPSYNC_MEMBARRIER_IPI
+};
+
+/* kernel.expsync.table_free: how page-table pages are freed. */
+enum expsync_table_free {
+	EXPSYNC_TABLE_FREE_AUTO,	/* what the pvops pick */
+	EXPSYNC_TABLE_FREE_RCU,		/* after an RCU grace period */
+	EXPSYNC_TABLE_FREE_IMMEDIATE,	/* right after the TLB-flush IPIs */
+	NR_EXPSYNC_TABLE_FREE
+};
+
+/* kernel.expsync.table_free_rcu_batch: how RCU freeing is batched. */
+enum expsync_table_free_rcu_batch {
+	EXPSYNC_TABLE_FREE_RCU_BATCH_PERCPU,	/* collected per CPU */
+	EXPSYNC_TABLE_FREE_RCU_BATCH_GATHER,	/* one call_rcu() per gather (6.12) */
+	NR_EXPSYNC_TABLE_FREE_RCU_BATCH
 };
 
 /* Why membarrier() sends IPIs, for the tracepoint. */
@@ -92,9 +114,38 @@ enum expsync_membarrier_op {
 };
 
 #ifdef CONFIG_EXPSYNC
-void expsync_count(enum expsync_stat stat, long delta);
+DECLARE_PER_CPU(long [NR_EXPSYNC_STATS], expsync_stats);
+
+/**
+ * expsync_count() - add to an expsync counter
+ * @stat: the counter
+ * @delta: amount to add (negative for gauges going down)
+ *
+ * One per-CPU add, safe from any context (this_cpu_add() is IRQ-safe);
+ * readers sum over CPUs (see /sys/kernel/debug/expsync/stats).
+ */
+static inline void expsync_count(enum expsync_stat stat, long delta)
+{
+	this_cpu_add(expsync_stats[stat], delta);
+}
 #else
 static inline void expsync_count(enum expsync_stat stat, long delta) { }
+#endif
+
+struct mmu_table_batch;
+
+#ifdef CONFIG_EXPSYNC_TABLE_FREE
+/* True: page tables go through tlb_remove_table() (RCU). */
+DECLARE_STATIC_KEY_TRUE(expsync_table_free_rcu);
+
+bool expsync_table_free_defer(struct mmu_table_batch *batch,
+			      rcu_callback_t free_batch);
+#else
+static inline bool expsync_table_free_defer(struct mmu_table_batch *batch,
+					    rcu_callback_t free_batch)
+{
+	return false;
+}
 #endif
 
 #ifdef CONFIG_EXPSYNC_MEMBARRIER

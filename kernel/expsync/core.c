@@ -37,20 +37,64 @@ const char * const expsync_membarrier_ipi_words[] = {
 	[EXPSYNC_MEMBARRIER_IPI_MANY]	= "many",
 	[EXPSYNC_MEMBARRIER_IPI_SINGLE]	= "single",
 };
+
 static_assert(ARRAY_SIZE(expsync_membarrier_ipi_words) == NR_EXPSYNC_MEMBARRIER_IPI);
 
 #ifdef CONFIG_EXPSYNC_MEMBARRIER
 static struct expsync_knob expsync_membarrier_ipi_knob =
 	EXPSYNC_KNOB_INIT("membarrier_ipi", expsync_membarrier_ipi_words,
+			  NR_EXPSYNC_MEMBARRIER_IPI,
 			  IS_ENABLED(CONFIG_EXPSYNC_MEMBARRIER_IPI_DEFAULT_SINGLE) ?
 			  EXPSYNC_MEMBARRIER_IPI_SINGLE : EXPSYNC_MEMBARRIER_IPI_MANY,
 			  expsync_membarrier_ipi_apply);
 #endif
 
-/* Knobs exposed as expsync.<name>= and kernel.expsync.<name>. */
+/* table_free and table_free_rcu_batch: see kernel/expsync/table_free.c. */
+const char * const expsync_table_free_words[] = {
+	[EXPSYNC_TABLE_FREE_AUTO]	= "auto",
+	[EXPSYNC_TABLE_FREE_RCU]	= "rcu",
+	[EXPSYNC_TABLE_FREE_IMMEDIATE]	= "immediate",
+};
+
+static_assert(ARRAY_SIZE(expsync_table_free_words) == NR_EXPSYNC_TABLE_FREE);
+
+const char * const expsync_table_free_rcu_batch_words[] = {
+	[EXPSYNC_TABLE_FREE_RCU_BATCH_PERCPU]	= "percpu",
+	[EXPSYNC_TABLE_FREE_RCU_BATCH_GATHER]	= "gather",
+};
+
+static_assert(ARRAY_SIZE(expsync_table_free_rcu_batch_words) ==
+	      NR_EXPSYNC_TABLE_FREE_RCU_BATCH);
+
+#ifdef CONFIG_EXPSYNC_TABLE_FREE
+static struct expsync_knob expsync_table_free_knob =
+	EXPSYNC_KNOB_INIT("table_free", expsync_table_free_words,
+			  NR_EXPSYNC_TABLE_FREE,
+			  IS_ENABLED(CONFIG_EXPSYNC_TABLE_FREE_DEFAULT_RCU) ?
+			  EXPSYNC_TABLE_FREE_RCU :
+			  IS_ENABLED(CONFIG_EXPSYNC_TABLE_FREE_DEFAULT_IMMEDIATE) ?
+			  EXPSYNC_TABLE_FREE_IMMEDIATE : EXPSYNC_TABLE_FREE_AUTO,
+			  expsync_table_free_apply);
+
+static struct expsync_knob expsync_table_free_rcu_batch_knob =
+	EXPSYNC_KNOB_INIT("table_free_rcu_batch",
+			  expsync_table_free_rcu_batch_words,
+			  NR_EXPSYNC_TABLE_FREE_RCU_BATCH,
+			  EXPSYNC_TABLE_FREE_RCU_BATCH_PERCPU,
+			  expsync_table_free_rcu_batch_apply);
+#endif
+
+/*
+ * Knobs exposed as expsync.<name>= and kernel.expsync.<name>.  Word 0 of
+ * every knob is always safe to apply: expsync_init() falls back to it.
+ */
 static struct expsync_knob *const expsync_knobs[] = {
 #ifdef CONFIG_EXPSYNC_MEMBARRIER
 	&expsync_membarrier_ipi_knob,
+#endif
+#ifdef CONFIG_EXPSYNC_TABLE_FREE
+	&expsync_table_free_knob,
+	&expsync_table_free_rcu_batch_knob,
 #endif
 };
 
@@ -60,30 +104,23 @@ static const char * const expsync_stat_names[] = {
 	[EXPSYNC_STAT_MEMBARRIER_IPI_MANY]	= "membarrier_ipi_many",
 	[EXPSYNC_STAT_MEMBARRIER_IPI_SINGLE]	= "membarrier_ipi_single",
 	[EXPSYNC_STAT_MEMBARRIER_IPI_CPUS]	= "membarrier_ipi_cpus",
+	[EXPSYNC_STAT_TABLE_FREE_IMMEDIATE]	= "table_free_immediate",
+	[EXPSYNC_STAT_TABLE_FREE_RCU]		= "table_free_rcu",
+	[EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES]	= "table_free_rcu_batches",
+	[EXPSYNC_STAT_TABLE_FREE_SYNC_IPI]	= "table_free_sync_ipi",
+	[EXPSYNC_STAT_TABLE_FREE_WAITING]	= "table_free_waiting",
 };
+
 static_assert(ARRAY_SIZE(expsync_stat_names) == NR_EXPSYNC_STATS);
 
 /*
- * Per-CPU so that mechanisms can count on their slow paths without a
- * shared cache line; readers sum over possible CPUs and accept a value
- * that is only as current as the last update each CPU made visible.
+ * Per-CPU so that mechanisms can count without a shared cache line;
+ * readers sum over possible CPUs and accept a value that is only as
+ * current as the last update each CPU made visible.
  */
-static DEFINE_PER_CPU(long [NR_EXPSYNC_STATS], expsync_stats);
+DEFINE_PER_CPU(long [NR_EXPSYNC_STATS], expsync_stats);
 
 /* === Counters === */
-
-/**
- * expsync_count() - add to an expsync counter
- * @stat: the counter
- * @delta: amount to add (negative for gauges going down)
- *
- * Safe from any context: this_cpu_add() is IRQ-safe on x86 and falls
- * back to an IRQ-disabled update elsewhere.
- */
-void expsync_count(enum expsync_stat stat, long delta)
-{
-	this_cpu_add(expsync_stats[stat], delta);
-}
 
 /**
  * expsync_stat_read() - current value of an expsync counter
@@ -130,6 +167,33 @@ int expsync_parse_word(const struct expsync_knob *knob, const char *buf,
 	return __sysfs_match_string(knob->words, knob->nr_words, word);
 }
 
+static int __expsync_knob_set(struct expsync_knob *knob, unsigned int val,
+			      const char *source, bool force)
+{
+	unsigned int old;
+	int err = 0;
+
+	if (val >= knob->nr_words)
+		return -EINVAL;
+
+	guard(mutex)(&expsync_policy_mutex);
+	old = knob->value;
+	if ((val != old || force) && knob->apply)
+		err = knob->apply(knob, val);
+	trace_expsync_policy_set(knob->name, knob->words[old],
+				 knob->words[val], source, err);
+	if (err) {
+		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
+		return err;
+	}
+	if (val != old) {
+		/* Lockless readers only report the value; see @value. */
+		WRITE_ONCE(knob->value, val);
+		expsync_count(EXPSYNC_STAT_POLICY_CHANGES, 1);
+	}
+	return 0;
+}
+
 /**
  * expsync_knob_set() - apply a new value to a knob
  * @knob: the knob
@@ -146,28 +210,7 @@ int expsync_parse_word(const struct expsync_knob *knob, const char *buf,
 int expsync_knob_set(struct expsync_knob *knob, unsigned int val,
 		     const char *source)
 {
-	unsigned int old;
-	int err = 0;
-
-	if (val >= knob->nr_words)
-		return -EINVAL;
-
-	guard(mutex)(&expsync_policy_mutex);
-	old = knob->value;
-	if (val != old && knob->apply)
-		err = knob->apply(knob, val);
-	trace_expsync_policy_set(knob->name, knob->words[old],
-				 knob->words[val], source, err);
-	if (err) {
-		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
-		return err;
-	}
-	if (val != old) {
-		/* Lockless readers only report the value; see @value. */
-		WRITE_ONCE(knob->value, val);
-		expsync_count(EXPSYNC_STAT_POLICY_CHANGES, 1);
-	}
-	return 0;
+	return __expsync_knob_set(knob, val, source, false);
 }
 
 /* === Boot parameters === */
@@ -338,8 +381,10 @@ fs_initcall(expsync_debugfs_init);
 /* === Init === */
 
 /*
- * Apply the boot parameters once the mechanisms can judge them (pvops,
- * housekeeping and static keys are set up by now), then open the sysctls.
+ * Apply every knob once the mechanisms can judge the values (pvops,
+ * housekeeping and static keys are set up by now): the boot parameter if
+ * given, else the Kconfig default.  A refused boot value falls back to
+ * the default, a refused default to word 0.  Then open the sysctls.
  */
 static int __init expsync_init(void)
 {
@@ -348,11 +393,17 @@ static int __init expsync_init(void)
 	for (i = 0; i < ARRAY_SIZE(expsync_knobs); i++) {
 		struct expsync_knob *knob = expsync_knobs[i];
 
-		if (knob->boot_value < 0)
+		if (knob->boot_value >= 0 &&
+		    !__expsync_knob_set(knob, knob->boot_value, "boot", true))
 			continue;
-		if (expsync_knob_set(knob, knob->boot_value, "boot"))
+		if (knob->boot_value >= 0)
 			expsync_warn_words(knob, knob->words[knob->boot_value],
 					   "is refused on this system");
+		if (!__expsync_knob_set(knob, knob->value, "boot", true))
+			continue;
+		pr_warn("%s: default %s is refused on this system; using %s\n",
+			knob->name, knob->words[knob->value], knob->words[0]);
+		__expsync_knob_set(knob, 0, "boot", true);
 	}
 	expsync_sysctl_init();
 	return 0;

@@ -8,6 +8,7 @@
 #include <kunit/test.h>
 #include <linux/expsync.h>
 #include <linux/sysctl.h>
+#include <asm/tlb.h>
 
 #include "internal.h"
 
@@ -17,6 +18,7 @@ static const char * const test_words[] = {
 	[TEST_BETA]	= "beta",
 	[TEST_GAMMA]	= "gamma",
 };
+
 static_assert(ARRAY_SIZE(test_words) == NR_TEST_WORDS);
 
 /* The fake mechanism: records what it applied, refuses gamma on demand. */
@@ -32,7 +34,7 @@ static int test_apply(struct expsync_knob *knob, unsigned int val)
 }
 
 static struct expsync_knob test_knob =
-	EXPSYNC_KNOB_INIT("test", test_words, TEST_ALPHA, test_apply);
+	EXPSYNC_KNOB_INIT("test", test_words, NR_TEST_WORDS, TEST_ALPHA, test_apply);
 
 static int expsync_test_init(struct kunit *test)
 {
@@ -170,4 +172,101 @@ static struct kunit_suite expsync_core_suite = {
 	.test_cases = expsync_core_cases,
 };
 
+#ifdef CONFIG_EXPSYNC_TABLE_FREE
+/* Immediate freeing only with a synchronous IPI flush nobody overrode. */
+static void expsync_test_table_free_safety(struct kunit *test)
+{
+	KUNIT_EXPECT_TRUE(test, expsync_table_free_immediate_safe_for(true, false));
+	KUNIT_EXPECT_FALSE(test, expsync_table_free_immediate_safe_for(false, false));
+	KUNIT_EXPECT_FALSE(test, expsync_table_free_immediate_safe_for(true, true));
+	KUNIT_EXPECT_FALSE(test, expsync_table_free_immediate_safe_for(false, true));
+}
+
+/* A fake table batch holding tables first .. first + nr - 1. */
+static struct mmu_table_batch *fake_batch(struct kunit *test, unsigned long first,
+					  unsigned int nr)
+{
+	struct mmu_table_batch *b = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < nr; i++)
+		b->tables[i] = (void *)(first + i);
+	b->nr = nr;
+	return b;
+}
+
+static bool holds(struct mmu_table_batch *b, unsigned long first, unsigned int nr)
+{
+	unsigned int i;
+
+	if (b->nr != nr)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (b->tables[i] != (void *)(first + i))
+			return false;
+	return true;
+}
+
+static void expsync_test_table_free_merge(struct kunit *test)
+{
+	struct mmu_table_batch *pending = NULL, *spare, *full, *a, *b, *big;
+	const unsigned int max = MAX_TABLE_BATCH;
+
+	/* The first batch becomes the pending one. */
+	a = fake_batch(test, 1, 1);
+	full = expsync_table_free_merge(&pending, a, &spare);
+	KUNIT_EXPECT_NULL(test, full);
+	KUNIT_EXPECT_PTR_EQ(test, pending, a);
+	KUNIT_EXPECT_NULL(test, spare);
+
+	/* The next ones are appended; their page is spare. */
+	b = fake_batch(test, 2, 2);
+	full = expsync_table_free_merge(&pending, b, &spare);
+	KUNIT_EXPECT_NULL(test, full);
+	KUNIT_EXPECT_PTR_EQ(test, spare, b);
+	KUNIT_EXPECT_TRUE(test, holds(pending, 1, 3));
+
+	/* Filling up exactly: the pending batch goes to RCU, none left. */
+	b = fake_batch(test, 4, max - 3);
+	full = expsync_table_free_merge(&pending, b, &spare);
+	KUNIT_EXPECT_PTR_EQ(test, full, a);
+	KUNIT_EXPECT_TRUE(test, holds(full, 1, max));
+	KUNIT_EXPECT_NULL(test, pending);
+	KUNIT_EXPECT_PTR_EQ(test, spare, b);
+
+	/* Overflow: the full one goes, the rest stays pending in order. */
+	a = fake_batch(test, 1000, max - 1);
+	pending = a;
+	b = fake_batch(test, 5000, 3);
+	full = expsync_table_free_merge(&pending, b, &spare);
+	KUNIT_EXPECT_PTR_EQ(test, full, a);
+	KUNIT_EXPECT_EQ(test, full->nr, max);
+	KUNIT_EXPECT_PTR_EQ(test, full->tables[max - 1], (void *)5000);
+	KUNIT_EXPECT_PTR_EQ(test, pending, b);
+	KUNIT_EXPECT_TRUE(test, holds(pending, 5001, 2));
+	KUNIT_EXPECT_NULL(test, spare);
+
+	/* A full gather batch goes to RCU as it is. */
+	big = fake_batch(test, 9000, max);
+	full = expsync_table_free_merge(&pending, big, &spare);
+	KUNIT_EXPECT_PTR_EQ(test, full, big);
+	KUNIT_EXPECT_PTR_EQ(test, pending, b);
+	KUNIT_EXPECT_NULL(test, spare);
+}
+
+static struct kunit_case expsync_table_free_cases[] = {
+	KUNIT_CASE(expsync_test_table_free_safety),
+	KUNIT_CASE(expsync_test_table_free_merge),
+	{}
+};
+
+static struct kunit_suite expsync_table_free_suite = {
+	.name = "expsync_table_free",
+	.test_cases = expsync_table_free_cases,
+};
+
+kunit_test_suites(&expsync_core_suite, &expsync_table_free_suite);
+#else
 kunit_test_suites(&expsync_core_suite);
+#endif

@@ -20,7 +20,19 @@ long expsync_stat_read(enum expsync_stat stat);
 
 /* The word tables of the knobs, shared by core.c and the mechanisms. */
 extern const char * const expsync_membarrier_ipi_words[];
+extern const char * const expsync_table_free_words[];
+extern const char * const expsync_table_free_rcu_batch_words[];
 
 int expsync_membarrier_ipi_apply(struct expsync_knob *knob, unsigned int val);
+int expsync_table_free_apply(struct expsync_knob *knob, unsigned int val);
+int expsync_table_free_rcu_batch_apply(struct expsync_knob *knob,
+				       unsigned int val);
+
+/* table_free internals, exposed for KUnit. */
+struct mmu_table_batch;
+bool expsync_table_free_immediate_safe_for(bool ipi_flush, bool pv_wants_rcu);
+struct mmu_table_batch *expsync_table_free_merge(struct mmu_table_batch **pending,
+						 struct mmu_table_batch *batch,
+						 struct mmu_table_batch **spare);
 
 #endif /* _KERNEL_EXPSYNC_INTERNAL_H */

@@ -37,6 +37,7 @@ static const char * const expsync_membarrier_op_names[] = {
 	[EXPSYNC_MEMBARRIER_OP_PRIVATE_EXPEDITED_RSEQ]	= "private_expedited_rseq",
 	[EXPSYNC_MEMBARRIER_OP_REGISTER]		= "register",
 };
+
 static_assert(ARRAY_SIZE(expsync_membarrier_op_names) == NR_EXPSYNC_MEMBARRIER_OPS);
 
 /**

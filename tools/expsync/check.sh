@@ -61,9 +61,9 @@ while IFS='|' read -r st name detail; do
 done < <(grep -E '^(PASS|FAIL|SKIP)\|' "$out/static.log")
 
 # --- Boot 1: KUnit + kselftests -----------------------------------------------
-step "boot: KUnit and kselftests (SMP=2)"
+step "boot: KUnit and kselftests (SMP=4)"
 ksft=$top/build/obj-test/kselftest/kselftest_install
-vm main --smp 2 --timeout 1500 -- \
+vm main --smp 4 --timeout 1500 -- \
 	"$ksft/run_kselftest.sh -c expsync -c membarrier $(tools/expsync/rseq-tests.sh)" \
 	> "$out/kselftest.log" 2>&1
 vmrc=$?

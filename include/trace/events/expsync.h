@@ -71,6 +71,31 @@ TRACE_EVENT(expsync_membarrier_ipi,
 		  __entry->nr_cpus, __get_str(strategy))
 );
 
+/*
+ * expsync_table_free_rcu - page-table pages were handed to call_rcu()
+ * @nr: tables in the batch
+ * @why: "gather" (6.12's one batch per gather), "full" (a per-CPU batch
+ *	 filled up), "timer", "pressure" (shrinker), "hotplug", "switch"
+ */
+TRACE_EVENT(expsync_table_free_rcu,
+
+	TP_PROTO(unsigned int nr, const char *why),
+
+	TP_ARGS(nr, why),
+
+	TP_STRUCT__entry(
+		__field(unsigned int, nr)
+		__string(why, why)
+	),
+
+	TP_fast_assign(
+		__entry->nr = nr;
+		__assign_str(why);
+	),
+
+	TP_printk("nr=%u why=%s", __entry->nr, __get_str(why))
+);
+
 #endif /* _TRACE_EXPSYNC_H */
 
 /* This part must be outside protection */

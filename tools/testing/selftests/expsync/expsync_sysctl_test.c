@@ -47,11 +47,11 @@ static int load_knobs(void)
 		struct knob *k = &knobs[nr_knobs];
 		char *tok, *save;
 
-		tok = strtok_r(line, ": \n", &save);
+		tok = strtok_r(line, ":\t\n ", &save);
 		if (!tok)
 			continue;
 		snprintf(k->name, sizeof(k->name), "%s", tok);
-		while ((tok = strtok_r(NULL, " \n", &save)) && k->nr_words < MAX_WORDS) {
+		while ((tok = strtok_r(NULL, "\t\n ", &save)) && k->nr_words < MAX_WORDS) {
 			if (tok[0] == '[') {
 				k->cur = k->nr_words;
 				tok++;
@@ -163,7 +163,7 @@ static void test_bad_writes(const struct knob *k)
 {
 	const char *orig = k->words[k->cur];
 	char big[8192], garbage[64];
-	const char *bad[] = { "nonsense", "\n", " ", "0", "1", "-1", "", garbage,
+	const char * const bad[] = { "nonsense", "\n", " ", "0", "1", "-1", "", garbage,
 			      garbage + 32, big };
 	size_t lens[] = { 8, 1, 1, 1, 1, 2, 0, 0, 0, sizeof(big) };
 	long before, after;
@@ -178,7 +178,7 @@ static void test_bad_writes(const struct knob *k)
 
 	write_knob(k, orig, strlen(orig), 0);
 	before = stat_value("policy_rejected");
-	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int err = write_knob(k, bad[i], lens[i], 0);
 
 		if (err != EINVAL) {

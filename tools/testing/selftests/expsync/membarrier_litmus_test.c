@@ -39,10 +39,17 @@
 #include "../kselftest.h"
 
 #define SYSCTL	"/proc/sys/kernel/expsync/membarrier_ipi"
-#define barrier()	__asm__ __volatile__("" : : : "memory")
+static inline void barrier(void)
+{
+	__asm__ __volatile__("" : : : "memory");
+}
+
+/* Plain, untorn accesses the compiler must emit: the litmus's x, y, r1. */
+#define WRITE_ONCE(v, val)	__atomic_store_n(&(v), (val), __ATOMIC_RELAXED)
+#define READ_ONCE(v)		__atomic_load_n(&(v), __ATOMIC_RELAXED)
 #define CONTROL	(-1)
 
-static volatile int x, y, r1;
+static int x, y, r1;
 static atomic_long go, done;
 static atomic_bool stop;
 static long iters;
@@ -77,9 +84,9 @@ static void *fast_thread(void *arg)
 			if (atomic_load_explicit(&stop, memory_order_relaxed))
 				return NULL;
 		i = g;
-		x = 1;
+		WRITE_ONCE(x, 1);
 		barrier();
-		r1 = y;
+		WRITE_ONCE(r1, READ_ONCE(y));
 		atomic_store_explicit(&done, i, memory_order_release);
 	}
 }
@@ -96,20 +103,20 @@ static long run(int cmd, unsigned int flags, long n, long *errors)
 		long me = ++round_no;
 		int r2;
 
-		x = 0;
-		y = 0;
+		WRITE_ONCE(x, 0);
+		WRITE_ONCE(y, 0);
 		atomic_store_explicit(&go, me, memory_order_release);
-		y = 1;
+		WRITE_ONCE(y, 1);
 		if (cmd == CONTROL) {
 			barrier();
 		} else if (membarrier(cmd, flags, cpu_fast)) {
 			if (!(*errors)++)
 				ksft_print_msg("membarrier(%#x): %s\n", cmd, strerror(errno));
 		}
-		r2 = x;
+		r2 = READ_ONCE(x);
 		while (atomic_load_explicit(&done, memory_order_acquire) != me)
 			;
-		if (r1 == 0 && r2 == 0)
+		if (READ_ONCE(r1) == 0 && r2 == 0)
 			forbidden++;
 	}
 	return forbidden;
@@ -134,7 +141,8 @@ static const struct {
 	  MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ, MEMBARRIER_CMD_FLAG_CPU,
 	  "PRIVATE_EXPEDITED_RSEQ|FLAG_CPU" },
 };
-#define NR_CMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+#define NR_CMDS ARRAY_SIZE(cmds)
 
 static bool write_file(const char *path, const char *val)
 {
@@ -174,7 +182,7 @@ static void fault_injection(bool on)
 		};
 		unsigned int j;
 
-		for (j = 0; j < sizeof(settings) / sizeof(settings[0]); j++) {
+		for (j = 0; j < ARRAY_SIZE(settings); j++) {
 			snprintf(path, sizeof(path), "%s%s", dirs[i], settings[j][0]);
 			if (!write_file(path, settings[j][1]))
 				ksft_exit_fail_msg("cannot write %s\n", path);

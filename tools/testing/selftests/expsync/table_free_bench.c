@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * table_free_bench malloc THREADS ROUNDS
+ *	will-it-scale malloc1, as in the table_free seed: each thread does
+ *	ROUNDS of malloc(128 MB) + free().  glibc serves 128 MB with mmap,
+ *	writes its chunk header (one page fault: page tables) and unmaps it
+ *	on free(): about one table freed per munmap.
+ * table_free_bench munmap ROUNDS
+ *	one thread maps 4 MB, touches one byte per 2 MB and unmaps it.
+ *
+ * Prints "munmaps N".  Time it with perf stat (task-clock) and count
+ * the expsync:* tracepoints around it.
+ */
+#define _GNU_SOURCE
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+static long rounds;
+
+static void *malloc1(void *arg)
+{
+	long i;
+
+	(void)arg;
+	for (i = 0; i < rounds; i++) {
+		char *p = malloc(128UL << 20);
+
+		if (!p)
+			abort();
+		free(p);
+	}
+	return NULL;
+}
+
+static void munmap_loop(void)
+{
+	const size_t len = 4UL << 20;
+	long i;
+
+	for (i = 0; i < rounds; i++) {
+		char *p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			abort();
+		p[0] = 1;
+		p[len / 2] = 1;
+		munmap(p, len);
+	}
+}
+
+int main(int argc, char **argv)
+{
+	pthread_t th[64];
+	long threads = 1, i;
+
+	if (argc == 4 && !strcmp(argv[1], "malloc")) {
+		threads = atol(argv[2]);
+		rounds = atol(argv[3]);
+		if (threads < 1 || threads > 64)
+			return 2;
+		for (i = 0; i < threads; i++)
+			pthread_create(&th[i], NULL, malloc1, NULL);
+		for (i = 0; i < threads; i++)
+			pthread_join(th[i], NULL);
+	} else if (argc == 3 && !strcmp(argv[1], "munmap")) {
+		rounds = atol(argv[2]);
+		munmap_loop();
+	} else {
+		fprintf(stderr, "usage: %s malloc THREADS ROUNDS | munmap ROUNDS\n", argv[0]);
+		return 2;
+	}
+	printf("munmaps %ld\n", threads * rounds);
+	return 0;
+}
