@@ -21,6 +21,8 @@
 
 /* Longest word a knob accepts, without the trailing newline. */
 #define EXPSYNC_WORD_MAX	31
+/* Longest CPU list a cpulist knob accepts, without the newline. */
+#define EXPSYNC_CPULIST_MAX	255
 
 struct expsync_knob;
 
@@ -37,28 +39,67 @@ struct expsync_knob;
 typedef int (*expsync_apply_t)(struct expsync_knob *knob, unsigned int val);
 
 /**
- * struct expsync_knob - one word-valued policy knob
+ * typedef expsync_apply_mask_t - validate and apply a new CPU list
+ * @knob: the knob being changed
+ * @mask: the new CPU set, a subset of the possible CPUs
+ *
+ * As expsync_apply_t, for cpulist knobs: make @mask effective and return
+ * 0, or change nothing and return a negative errno.
+ */
+typedef int (*expsync_apply_mask_t)(struct expsync_knob *knob,
+				    const struct cpumask *mask);
+
+/**
+ * typedef expsync_trigger_t - run a one-shot action
+ * @knob: the trigger knob written to
+ *
+ * Called with expsync_policy_mutex held, in process context.
+ */
+typedef int (*expsync_trigger_t)(struct expsync_knob *knob);
+
+enum expsync_knob_type {
+	EXPSYNC_KNOB_WORD,	/* one word of a table */
+	EXPSYNC_KNOB_CPULIST,	/* a CPU list, "1-3,5" */
+	EXPSYNC_KNOB_TRIGGER,	/* write "1" to act; not readable */
+};
+
+/**
+ * struct expsync_knob - one policy knob
  * @name: name after "expsync." (boot) and "kernel.expsync." (sysctl)
- * @words: value names, indexed by the knob's enum
- * @nr_words: number of entries in @words
- * @apply: validate-and-apply callback, may be NULL
- * @value: current value; written only under expsync_policy_mutex,
- *	   read locklessly with READ_ONCE()
- * @boot_value: value given on the command line, or -1; applied by
- *	   expsync_init() once the system can honour it
+ * @type: what values the knob takes
+ * @words: (word) value names, indexed by the knob's enum
+ * @nr_words: (word) number of entries in @words
+ * @apply: (word) validate-and-apply callback, may be NULL
+ * @value: (word) current value; written only under
+ *	   expsync_policy_mutex, read locklessly with READ_ONCE()
+ * @boot_value: (word) value given on the command line, or -1; applied
+ *	   by expsync_init() once the system can honour it
+ * @mask: (cpulist) current value; written only under
+ *	   expsync_policy_mutex
+ * @apply_mask: (cpulist) validate-and-apply callback
+ * @default_mask: (cpulist) fills in the default, at expsync_init() time
+ * @boot_str: (cpulist) the command-line value, parsed by expsync_init()
+ * @trigger: (trigger) the action
  */
 struct expsync_knob {
 	const char *name;
+	enum expsync_knob_type type;
 	const char * const *words;
 	unsigned int nr_words;
 	expsync_apply_t apply;
 	unsigned int value;
 	int boot_value;
+	struct cpumask *mask;
+	expsync_apply_mask_t apply_mask;
+	void (*default_mask)(struct cpumask *mask);
+	const char *boot_str;
+	expsync_trigger_t trigger;
 };
 
 #define EXPSYNC_KNOB_INIT(_name, _words, _nr, _default, _apply)	\
 	{								\
 		.name = (_name),					\
+		.type = EXPSYNC_KNOB_WORD,				\
 		.words = (_words),					\
 		.nr_words = (_nr),					\
 		.apply = (_apply),					\
@@ -78,6 +119,14 @@ enum expsync_stat {
 	EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES,	/* call_rcu() calls for tables */
 	EXPSYNC_STAT_TABLE_FREE_SYNC_IPI,	/* no batch page: sync IPI, free one */
 	EXPSYNC_STAT_TABLE_FREE_WAITING,	/* gauge: tables not yet freed */
+	/* Folds of vmstat differentials, in enum expsync_vmstat_fold order. */
+	EXPSYNC_STAT_VMSTAT_FOLD_USER_RETURN,
+	EXPSYNC_STAT_VMSTAT_FOLD_IDLE,
+	EXPSYNC_STAT_VMSTAT_FOLD_WORK,
+	EXPSYNC_STAT_VMSTAT_FOLD_DRAIN_NOW,
+	EXPSYNC_STAT_VMSTAT_ITEMS,		/* differentials folded */
+	EXPSYNC_STAT_VMSTAT_SHEPHERD_SKIPPED,	/* shepherd passes over a CPU */
+	EXPSYNC_STAT_VMSTAT_DRAIN_NOW_SKIPPED,	/* drain-now: CPU in user mode */
 	NR_EXPSYNC_STATS
 };
 
@@ -101,6 +150,22 @@ enum expsync_table_free_rcu_batch {
 	EXPSYNC_TABLE_FREE_RCU_BATCH_PERCPU,	/* collected per CPU */
 	EXPSYNC_TABLE_FREE_RCU_BATCH_GATHER,	/* one call_rcu() per gather (6.12) */
 	NR_EXPSYNC_TABLE_FREE_RCU_BATCH
+};
+
+/* kernel.expsync.vmstat_drain: when vmstat differentials are folded. */
+enum expsync_vmstat_drain {
+	EXPSYNC_VMSTAT_DRAIN_PERIODIC,		/* 6.12: vmstat_update work */
+	EXPSYNC_VMSTAT_DRAIN_USER_RETURN,	/* on return to user mode */
+	NR_EXPSYNC_VMSTAT_DRAIN
+};
+
+/* Why a CPU folded its vmstat differentials. */
+enum expsync_vmstat_fold {
+	EXPSYNC_VMSTAT_FOLD_USER_RETURN,
+	EXPSYNC_VMSTAT_FOLD_IDLE,
+	EXPSYNC_VMSTAT_FOLD_WORK,
+	EXPSYNC_VMSTAT_FOLD_DRAIN_NOW,
+	NR_EXPSYNC_VMSTAT_FOLDS
 };
 
 /* Why membarrier() sends IPIs, for the tracepoint. */
@@ -170,6 +235,49 @@ static inline void expsync_membarrier_ipi(enum expsync_membarrier_op op,
 		preempt_enable();
 	}
 }
+#endif
+
+#ifdef CONFIG_EXPSYNC_VMSTAT
+DECLARE_STATIC_KEY_FALSE(expsync_vmstat_drain_user_return);
+DECLARE_PER_CPU(bool, expsync_vmstat_drain_cpu);
+
+void expsync_vmstat_fold(enum expsync_vmstat_fold why);
+void expsync_vmstat_count_fold(enum expsync_vmstat_fold why, int items);
+
+/**
+ * expsync_vmstat_drain_owns() - does @cpu fold its own vmstat diffs?
+ * @cpu: the CPU
+ *
+ * True under vmstat_drain=user-return for the CPUs of
+ * vmstat_drain_cpus: the shepherd leaves them alone.  A static-key NOP
+ * under "periodic".
+ *
+ * Return: true when @cpu folds on user return.
+ */
+static __always_inline bool expsync_vmstat_drain_owns(int cpu)
+{
+	return static_branch_unlikely(&expsync_vmstat_drain_user_return) &&
+	       READ_ONCE(per_cpu(expsync_vmstat_drain_cpu, cpu));
+}
+
+/**
+ * expsync_vmstat_user_return() - fold vmstat diffs on return to user mode
+ *
+ * Called by exit_to_user_mode_prepare() with IRQs off.  A static-key NOP
+ * under "periodic"; a per-CPU flag test on CPUs outside the set.
+ */
+static __always_inline void expsync_vmstat_user_return(void)
+{
+	if (static_branch_unlikely(&expsync_vmstat_drain_user_return) &&
+	    __this_cpu_read(expsync_vmstat_drain_cpu))
+		expsync_vmstat_fold(EXPSYNC_VMSTAT_FOLD_USER_RETURN);
+}
+#else
+static inline bool expsync_vmstat_drain_owns(int cpu) { return false; }
+static inline void expsync_vmstat_user_return(void) { }
+static inline void expsync_vmstat_fold(enum expsync_vmstat_fold why) { }
+static inline void expsync_vmstat_count_fold(enum expsync_vmstat_fold why,
+					     int items) { }
 #endif
 
 #endif /* _LINUX_EXPSYNC_H */

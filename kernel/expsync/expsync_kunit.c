@@ -172,6 +172,62 @@ static struct kunit_suite expsync_core_suite = {
 	.test_cases = expsync_core_cases,
 };
 
+#ifdef CONFIG_EXPSYNC_VMSTAT
+/* Policy transitions on the live system, through the real knobs. */
+static void expsync_test_vmstat_transitions(struct kunit *test)
+{
+	struct expsync_knob *policy = expsync_knob_find("vmstat_drain");
+	struct expsync_knob *cpus = expsync_knob_find("vmstat_drain_cpus");
+	unsigned int old_policy, cpu, last = cpumask_last(cpu_online_mask);
+	cpumask_var_t old_set, set;
+
+	KUNIT_ASSERT_NOT_NULL(test, policy);
+	KUNIT_ASSERT_NOT_NULL(test, cpus);
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old_set, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&set, GFP_KERNEL));
+	old_policy = policy->value;
+	cpumask_copy(old_set, cpus->mask);
+
+	/* periodic, set {last}: nobody folds on user return. */
+	KUNIT_EXPECT_EQ(test, expsync_knob_set(policy, EXPSYNC_VMSTAT_DRAIN_PERIODIC, "kunit"), 0);
+	cpumask_set_cpu(last, set);
+	KUNIT_EXPECT_EQ(test, expsync_knob_set_mask(cpus, set, "kunit"), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_FALSE(test, expsync_vmstat_drain_owns(cpu));
+
+	/* user-return: exactly the CPUs of the set. */
+	KUNIT_EXPECT_EQ(test, expsync_knob_set(policy, EXPSYNC_VMSTAT_DRAIN_USER_RETURN,
+					       "kunit"), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, expsync_vmstat_drain_owns(cpu), cpu == last);
+
+	/* An empty set switches the whole mechanism off. */
+	cpumask_clear(set);
+	KUNIT_EXPECT_EQ(test, expsync_knob_set_mask(cpus, set, "kunit"), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&expsync_vmstat_drain_user_return));
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_FALSE(test, expsync_vmstat_drain_owns(cpu));
+
+	/* Restore what the boot set up. */
+	KUNIT_EXPECT_EQ(test, expsync_knob_set_mask(cpus, old_set, "kunit"), 0);
+	KUNIT_EXPECT_EQ(test, expsync_knob_set(policy, old_policy, "kunit"), 0);
+	free_cpumask_var(old_set);
+	free_cpumask_var(set);
+}
+
+static struct kunit_case expsync_vmstat_cases[] = {
+	KUNIT_CASE(expsync_test_vmstat_transitions),
+	{}
+};
+
+static struct kunit_suite expsync_vmstat_suite = {
+	.name = "expsync_vmstat",
+	.test_cases = expsync_vmstat_cases,
+};
+
+kunit_test_suite(expsync_vmstat_suite);
+#endif
+
 #ifdef CONFIG_EXPSYNC_TABLE_FREE
 /* Immediate freeing only with a synchronous IPI flush nobody overrode. */
 static void expsync_test_table_free_safety(struct kunit *test)

@@ -79,18 +79,37 @@ while read -r st name; do
 done < <(tools/expsync/ktap.sh "$out/console-main.log")
 [ $nkunit -gt 0 ] || result FAIL "kunit: no KTAP results in the console"
 
-# kselftest: the top-level TAP lines of run_kselftest.sh.
-nksft=0
-while IFS= read -r line; do
-	nksft=$((nksft + 1))
-	name=$(sed -E 's/^(not )?ok [0-9]+ selftests: //; s/ # .*//' <<<"$line")
-	case "$line" in
-	*"# SKIP"*) result SKIP "kselftest: $name" "$(grep -m1 -F "# SKIP" "$out/kselftest.log" | sed 's/.*SKIP //')" ;;
-	not\ ok*) result FAIL "kselftest: $name" "$out/kselftest.log" ;;
-	ok*) result PASS "kselftest: $name" ;;
-	esac
-done < <(grep -E '^(not )?ok [0-9]+ selftests: ' "$out/kselftest.log")
-[ $nksft -gt 0 ] || { tail -n 20 "$out/kselftest.log"; result FAIL "kselftest: no results"; }
+# kselftest: the top-level TAP lines of run_kselftest.sh, with the
+# reason of a skip (the "# SKIP ..." plan line of that test).
+ksft_results() {	# ksft_results LOG [LABEL]
+	local log=$1 label=${2:+ ($2)} n=0 line name why
+	while IFS= read -r line; do
+		n=$((n + 1))
+		name=$(sed -E 's/^(not )?ok [0-9]+ selftests: //; s/ # .*//' <<<"$line")
+		case "$line" in
+		*"# SKIP"*)
+			why=$(awk -v t="# selftests: ${name}" '$0 == t { on = 1; next }
+				on && /SKIP/ { sub(/.*SKIP */, ""); print; exit }' "$log")
+			result SKIP "kselftest: $name$label" "${why:-no reason given}" ;;
+		not\ ok*) result FAIL "kselftest: $name$label" "$log" ;;
+		ok*) result PASS "kselftest: $name$label" ;;
+		esac
+	done < <(grep -E '^(not )?ok [0-9]+ selftests: ' "$log")
+	[ $n -gt 0 ] || { tail -n 20 "$log"; result FAIL "kselftest: no results$label"; }
+}
+ksft_results "$out/kselftest.log"
+
+# --- vmstat isolation: CPU 1 isolated, nohz_full ------------------------------
+step "boot: vmstat isolation (SMP=2, nohz_full=1 isolcpus=1)"
+vm vmstat --smp 2 --timeout 900 \
+	--append "kunit.enable=0 nohz_full=1 isolcpus=1 expsync.vmstat_drain=user-return" -- \
+	"$ksft/run_kselftest.sh -t expsync:vmstat_isolation.sh -t expsync:vmstat_sysctl.sh" \
+	> "$out/vmstat.log" 2>&1
+vmrc=$?
+[ $vmrc -eq 124 ] || [ $vmrc -eq 125 ] || [ $vmrc -eq 126 ] &&
+	{ tail -n 30 "$out/vmstat.log"; result FAIL "vm: vmstat boot" "status $vmrc"; }
+grep -E '^# (vmstat_drain|cpus|skipped|sum|ns)' "$out/vmstat.log" | sed 's/^/      /'
+ksft_results "$out/vmstat.log" "nohz_full=1"
 
 # --- Boot matrix ---------------------------------------------------------------
 step "boot matrix"
@@ -124,6 +143,11 @@ if make -s kernel CONFIG=noexpsync > "$out/build-noexpsync.log" 2>&1; then
 		grep -E "^(not )?ok" "$out/noexpsync.log" | tail -n 25
 		result FAIL "membarrier_nomem_test did not see 6.12's ENOMEM" "$out/noexpsync.log"
 	fi
+	# The vmstat counter fast path compiles to the same code.
+	while IFS='|' read -r st name detail; do
+		result "$st" "$name" "$detail"
+	done < <(tools/expsync/disasm-check.sh build/obj-noexpsync/vmlinux \
+		 build/obj-test/vmlinux 2>&1 | tee "$out/disasm.log" | grep -E '^(PASS|FAIL|SKIP)\|')
 else
 	tail -n 40 "$out/build-noexpsync.log"
 	result FAIL "build: CONFIG_EXPSYNC=n" "$out/build-noexpsync.log"

@@ -19,9 +19,12 @@ make -s selftests CONFIG=bench > build/report/selftests-build.log 2>&1 || {
 	tail -n 40 build/report/selftests-build.log; exit 1; }
 
 # -icount: guest time counts instructions, so timings are comparable.
-echo "== booting it (QEMU TCG -icount shift=0, SMP=${SMP:-4}) and evaluating"
+# The last CPU is isolated for the vmstat_drain evaluation.
+smp=${SMP:-4}
+echo "== booting it (QEMU TCG -icount shift=0, SMP=$smp, CPU $((smp - 1)) isolated) and evaluating"
 tools/expsync/vm-run.sh --kernel build/obj-bench/arch/x86/boot/bzImage \
-	--name report --smp "${SMP:-4}" --icount 1 --timeout 3000 \
+	--name report --smp "$smp" --icount 1 --timeout 3000 \
+	--append "nohz_full=$((smp - 1)) isolcpus=$((smp - 1))" \
 	-- "tools/expsync/eval/report.sh" | tee build/report/report.txt
 rc=${PIPESTATUS[0]}
 echo "make run: ${rc/#0/ok}; $(($(date +%s) - t0))s; report in build/report/report.txt"

@@ -96,6 +96,58 @@ TRACE_EVENT(expsync_table_free_rcu,
 	TP_printk("nr=%u why=%s", __entry->nr, __get_str(why))
 );
 
+/*
+ * expsync_vmstat_fold - a CPU folded its vmstat differentials
+ * @why: "user-return", "idle", "work" (vmstat_update), "drain-now"
+ * @items: differentials folded
+ */
+TRACE_EVENT(expsync_vmstat_fold,
+
+	TP_PROTO(const char *why, int items),
+
+	TP_ARGS(why, items),
+
+	TP_STRUCT__entry(
+		__string(why, why)
+		__field(int, items)
+	),
+
+	TP_fast_assign(
+		__assign_str(why);
+		__entry->items = items;
+	),
+
+	TP_printk("why=%s items=%d", __get_str(why), __entry->items)
+);
+
+/*
+ * expsync_vmstat_drain_now - kernel.expsync.vmstat_drain_now completed
+ * @nr_cpus: CPUs that ran a fold
+ * @skipped: CPUs left alone: in user mode, already folded
+ * @ns: time taken
+ */
+TRACE_EVENT(expsync_vmstat_drain_now,
+
+	TP_PROTO(unsigned int nr_cpus, unsigned int skipped, s64 ns),
+
+	TP_ARGS(nr_cpus, skipped, ns),
+
+	TP_STRUCT__entry(
+		__field(unsigned int, nr_cpus)
+		__field(unsigned int, skipped)
+		__field(s64, ns)
+	),
+
+	TP_fast_assign(
+		__entry->nr_cpus = nr_cpus;
+		__entry->skipped = skipped;
+		__entry->ns = ns;
+	),
+
+	TP_printk("nr_cpus=%u skipped=%u ns=%lld", __entry->nr_cpus,
+		  __entry->skipped, __entry->ns)
+);
+
 #endif /* _TRACE_EXPSYNC_H */
 
 /* This part must be outside protection */

@@ -1,0 +1,49 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# vmstat_drain: per policy, on the isolated CPU (the last one; make run
+# boots with nohz_full= and isolcpus= on it): vmstat_update work items
+# and stale differentials while a counter-changing load runs
+# (vmstat_isolation.sh, perf stat -C), the exit-to-user cost per syscall,
+# and the latency of vmstat_drain_now.
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+dir=$(ls -d "$top"/build/obj-*/kselftest/kselftest_install/expsync 2>/dev/null | head -1)
+sysctl=/proc/sys/kernel/expsync
+cpu=$(($(nproc) - 1))
+n=${VMSTAT_COST_N:-20000}
+
+echo "== vmstat_drain: vmstat folding on isolated CPU $cpu (kernel.expsync.vmstat_drain)"
+if [ ! -w $sysctl/vmstat_drain ] || [ -z "$dir" ] || ! grep -qw "nohz_full=$cpu" /proc/cmdline; then
+	echo "  skipped: needs kernel.expsync.vmstat_drain and a boot with nohz_full=$cpu"
+	exit 0
+fi
+orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
+echo "$cpu" > $sysctl/vmstat_drain_cpus
+
+echo "  isolation, 10 s of mmap/touch/munmap bursts + user-mode spins on CPU $cpu:"
+VMSTAT_CPU=$cpu SECONDS_PER_POLICY=10 "$dir/vmstat_isolation.sh" |
+	sed -n 's/^# vmstat_drain/  vmstat_drain/p'
+echo "  (vmstat_update counted by perf stat -C $cpu -e workqueue:workqueue_execute_start"
+echo "   --filter 'function.function == vmstat_update'; stale = samples, taken from"
+echo "   CPU 0 while CPU $cpu spins in user mode, with non-zero differentials)"
+
+echo "  exit-to-user cost on CPU $cpu, $n calls each (ns per call, guest clock):"
+printf '  %-12s %12s %18s %22s\n' policy getppid mmap+touch+munmap "drain_now (ns, mean)"
+for policy in periodic user-return; do
+	echo "$policy" > $sysctl/vmstat_drain
+	read -r _ g _ p < <("$dir/vmstat_isolation" cost "$cpu" "$n")
+	total=0
+	for i in $(seq 1 10); do
+		echo 1 > $sysctl/vmstat_drain_now
+		total=$((total + $(awk '$1 == "ns" { print $2 }' /sys/kernel/debug/expsync/vmstat_last_drain)))
+	done
+	printf '  %-12s %12s %18s %22s\n' "$policy" "$g" "$p" $((total / 10))
+done
+echo "$orig_cpus" > $sysctl/vmstat_drain_cpus 2>/dev/null
+echo "$orig_policy" > $sysctl/vmstat_drain
+cat <<'NOTE'
+  Under -icount a guest ns is one instruction: the getppid difference is
+  the cost of the return-to-user check when there is nothing to fold (a
+  scan of the CPU's differentials), the mmap+touch+munmap difference adds
+  the fold itself.  Under periodic the check is a static-key NOP.
+NOTE

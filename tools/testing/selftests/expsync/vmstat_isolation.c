@@ -1,0 +1,176 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * vmstat_isolation CPU SECONDS
+ *
+ * A child pinned to CPU alternates between a batch of counter-changing
+ * syscalls (mmap, touch, munmap: NR_ANON_MAPPED, NR_FREE_PAGES, ...)
+ * and ~2 ms of user-mode spinning, publishing an even sequence number
+ * while it spins.  The parent, on another CPU, samples CPU's vmstat
+ * differentials (/sys/kernel/debug/expsync/vmstat_diffs) during each
+ * spin and keeps the samples where the sequence did not move.
+ *
+ * Prints "samples N nonzero M max K rounds R": under vmstat_drain =
+ * user-return every sample must be 0; under periodic the isolated CPU
+ * keeps stale differentials.
+ *
+ * vmstat_isolation cost CPU N
+ *
+ * On CPU, times N getppid() calls (nothing to fold) and N rounds of
+ * mmap + touch + munmap of one page (counters change every round), and
+ * prints "getppid_ns X page_cycle_ns Y": the exit-to-user cost of a
+ * policy is the difference between runs under each (guest clock; under
+ * QEMU -icount, 1 ns = 1 instruction).
+ */
+#define _GNU_SOURCE
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#define DIFFS "/sys/kernel/debug/expsync/vmstat_diffs"
+
+struct shared {
+	atomic_long seq;	/* even: child spins in user mode */
+	atomic_int stop;
+	long rounds;
+};
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(2);
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void child(struct shared *sh, int cpu)
+{
+	pin(cpu);
+	while (!atomic_load(&sh->stop)) {
+		char *p;
+		double end;
+		int i;
+
+		atomic_fetch_add(&sh->seq, 1);		/* odd: in syscalls */
+		for (i = 0; i < 4; i++) {
+			p = mmap(NULL, 16 << 12, PROT_READ | PROT_WRITE,
+				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			if (p == MAP_FAILED)
+				exit(2);
+			memset(p, 1, 16 << 12);
+			munmap(p, 16 << 12);
+		}
+		sh->rounds++;
+		atomic_fetch_add(&sh->seq, 1);		/* even: user mode */
+		end = now() + 0.002;
+		while (now() < end)			/* vDSO: no syscall */
+			;
+	}
+	exit(0);
+}
+
+/* CPU @cpu's non-zero differentials, or -1. */
+static int diffs_of(int cpu)
+{
+	char line[128];
+	int c, d, ret = -1;
+	FILE *f = fopen(DIFFS, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "cpu %d diffs %d", &c, &d) == 2 && c == cpu)
+			ret = d;
+	fclose(f);
+	return ret;
+}
+
+static int cost(int cpu, long n)
+{
+	double t0, t1, t2;
+	long i;
+
+	pin(cpu);
+	t0 = now();
+	for (i = 0; i < n; i++)
+		getppid();
+	t1 = now();
+	for (i = 0; i < n; i++) {
+		char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return 2;
+		p[0] = 1;
+		munmap(p, 4096);
+	}
+	t2 = now();
+	printf("getppid_ns %.0f page_cycle_ns %.0f\n", (t1 - t0) * 1e9 / n,
+	       (t2 - t1) * 1e9 / n);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	long samples = 0, nonzero = 0, max = 0;
+	struct shared *sh;
+	double end;
+	pid_t pid;
+	int cpu;
+
+	if (argc == 4 && !strcmp(argv[1], "cost"))
+		return cost(atoi(argv[2]), atol(argv[3]));
+	cpu = argc > 1 ? atoi(argv[1]) : 1;
+	end = now() + (argc > 2 ? atof(argv[2]) : 10);
+
+	if (access(DIFFS, R_OK)) {
+		fprintf(stderr, "no %s\n", DIFFS);
+		return 4;
+	}
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return 2;
+	pid = fork();
+	if (!pid)
+		child(sh, cpu);
+	pin(cpu ? 0 : 1);
+	while (now() < end) {
+		long s1 = atomic_load(&sh->seq), s2;
+		int d;
+
+		if (s1 & 1)
+			continue;
+		d = diffs_of(cpu);
+		s2 = atomic_load(&sh->seq);
+		if (s1 != s2 || d < 0)
+			continue;
+		samples++;
+		nonzero += d > 0;
+		if (d > max)
+			max = d;
+		usleep(1000);
+	}
+	atomic_store(&sh->stop, 1);
+	waitpid(pid, NULL, 0);
+	printf("samples %ld nonzero %ld max %ld rounds %ld\n", samples, nonzero, max,
+	       sh->rounds);
+	return 0;
+}
