@@ -268,8 +268,9 @@ static __always_inline bool expsync_vmstat_drain_owns(int cpu)
  */
 static __always_inline void expsync_vmstat_user_return(void)
 {
+	/* The flag is written by other CPUs: this_cpu_read(), one load. */
 	if (static_branch_unlikely(&expsync_vmstat_drain_user_return) &&
-	    __this_cpu_read(expsync_vmstat_drain_cpu))
+	    this_cpu_read(expsync_vmstat_drain_cpu))
 		expsync_vmstat_fold(EXPSYNC_VMSTAT_FOLD_USER_RETURN);
 }
 #else

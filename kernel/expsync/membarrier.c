@@ -71,8 +71,8 @@ int expsync_membarrier_ipi_apply(struct expsync_knob *knob, unsigned int val)
  * @self: also run @func on the calling CPU when it is in @mask
  *
  * Returns when @func has completed on every target.  Allocates nothing:
- * both strategies use the per-CPU call_single_data of kernel/smp.c.
- * Must not be called with interrupts disabled.
+ * "many" uses kernel/smp.c's per-CPU cfd masks, "single" an on-stack
+ * csd per call (wait=1).  Must not be called with interrupts disabled.
  */
 void expsync_membarrier_ipi(enum expsync_membarrier_op op,
 			    const struct cpumask *mask, smp_call_func_t func,
@@ -87,13 +87,13 @@ void expsync_membarrier_ipi(enum expsync_membarrier_op op,
 	unsigned int nr = 0;
 	int this_cpu, cpu;
 
-	/*
-	 * Stay on this CPU so that "self" means one CPU for the whole call,
-	 * as on_each_cpu_mask() does; the IPIs are waited for with
-	 * preemption off, as there.
-	 */
-	this_cpu = get_cpu();
 	if (single) {
+		/*
+		 * Stay on this CPU so that "self" means one CPU for the whole
+		 * call; preemption may run between the round trips.
+		 */
+		migrate_disable();
+		this_cpu = smp_processor_id();
 		for_each_cpu(cpu, mask) {
 			if (cpu == this_cpu && !self)
 				continue;
@@ -101,8 +101,11 @@ void expsync_membarrier_ipi(enum expsync_membarrier_op op,
 			smp_call_function_single(cpu, func, info, 1);
 			nr++;
 		}
+		migrate_enable();
 		expsync_count(EXPSYNC_STAT_MEMBARRIER_IPI_SINGLE, 1);
 	} else {
+		/* smp_call_function_many() wants preemption off. */
+		this_cpu = get_cpu();
 		nr = cpumask_weight(mask);
 		if (self) {
 			on_each_cpu_mask(mask, func, info, true);
@@ -110,9 +113,9 @@ void expsync_membarrier_ipi(enum expsync_membarrier_op op,
 			nr -= cpumask_test_cpu(this_cpu, mask);
 			smp_call_function_many(mask, func, info, true);
 		}
+		put_cpu();
 		expsync_count(EXPSYNC_STAT_MEMBARRIER_IPI_MANY, 1);
 	}
-	put_cpu();
 
 	expsync_count(EXPSYNC_STAT_MEMBARRIER_IPI_CPUS, nr);
 	trace_expsync_membarrier_ipi(expsync_membarrier_op_names[op], nr,

@@ -28,7 +28,11 @@
  * and there both paths are safe for every table at every moment.  A
  * gather may hold tables of both kinds after a switch; each is freed by
  * its own path, after tlb_table_invalidate() and the flush IPIs, so no
- * synchronization with the switch is needed.  Where 1) does not hold the
+ * synchronization with the switch is needed.  Every table free sets
+ * tlb->freed_tables, so the flush before an immediate free IPIs every
+ * CPU of the mm, lazy-TLB ones included; if a tlb_table_invalidate()
+ * flush resets the range in between, that flush came after the table
+ * was unlinked, and a table added later sets freed_tables again.  Where 1) does not hold the
  * key can never become false.
  *
  * RCU freeing without the per-munmap call_rcu(): 6.12 hands every
@@ -69,7 +73,7 @@ DEFINE_STATIC_KEY_TRUE(expsync_table_free_rcu);
 static DEFINE_STATIC_KEY_FALSE(expsync_table_free_per_gather);
 
 struct expsync_table_free_pcp {
-	spinlock_t lock;		/* local appends vs. remote flushes */
+	raw_spinlock_t lock;		/* local appends vs. remote flushes */
 	struct mmu_table_batch *pending;
 	struct timer_list timer;
 	unsigned int cpu;
@@ -105,9 +109,10 @@ bool expsync_table_free_immediate_safe_for(bool ipi_flush, bool pv_wants_rcu)
 static bool expsync_table_free_immediate_safe(void)
 {
 #ifdef CONFIG_PARAVIRT
-	return expsync_table_free_immediate_safe_for(
-		pv_ops.mmu.flush_tlb_multi == native_flush_tlb_multi,
-		pv_ops.mmu.tlb_remove_table == tlb_remove_table);
+	bool ipi_flush = pv_ops.mmu.flush_tlb_multi == native_flush_tlb_multi;
+	bool pv_wants_rcu = pv_ops.mmu.tlb_remove_table == tlb_remove_table;
+
+	return expsync_table_free_immediate_safe_for(ipi_flush, pv_wants_rcu);
 #else
 	return expsync_table_free_immediate_safe_for(true, false);
 #endif
@@ -121,7 +126,7 @@ static void expsync_table_free_rcu_cb(struct rcu_head *head)
 	struct mmu_table_batch *batch = container_of(head, struct mmu_table_batch, rcu);
 
 	expsync_count(EXPSYNC_STAT_TABLE_FREE_WAITING, -(long)batch->nr);
-	expsync_table_free_batch_fn(head);
+	READ_ONCE(expsync_table_free_batch_fn)(head);
 }
 
 static void expsync_table_free_submit(struct mmu_table_batch *batch,
@@ -156,13 +161,14 @@ struct mmu_table_batch *expsync_table_free_merge(struct mmu_table_batch **pendin
 	if (batch->nr >= MAX_TABLE_BATCH)	/* a big gather pays RCU once */
 		return batch;
 	if (!p) {
-		*pending = batch;
+		WRITE_ONCE(*pending, batch);
 		return NULL;
 	}
 	room = MAX_TABLE_BATCH - p->nr;
 	n = min(room, batch->nr);
 	memcpy(&p->tables[p->nr], batch->tables, n * sizeof(void *));
-	p->nr += n;
+	/* The shrinker peeks at nr without the lock. */
+	WRITE_ONCE(p->nr, p->nr + n);
 	if (p->nr < MAX_TABLE_BATCH) {
 		*spare = batch;
 		return NULL;
@@ -171,9 +177,9 @@ struct mmu_table_batch *expsync_table_free_merge(struct mmu_table_batch **pendin
 	batch->nr -= n;
 	memmove(batch->tables, &batch->tables[n], batch->nr * sizeof(void *));
 	if (batch->nr) {
-		*pending = batch;
+		WRITE_ONCE(*pending, batch);
 	} else {
-		*pending = NULL;
+		WRITE_ONCE(*pending, NULL);
 		*spare = batch;
 	}
 	return p;
@@ -184,12 +190,14 @@ static unsigned int expsync_table_free_flush_locked(struct expsync_table_free_pc
 						    const char *why)
 {
 	struct mmu_table_batch *p = pcp->pending;
+	unsigned int nr;
 
 	if (!p)
 		return 0;
-	pcp->pending = NULL;
+	WRITE_ONCE(pcp->pending, NULL);
+	nr = p->nr;	/* p belongs to RCU after the submit */
 	expsync_table_free_submit(p, why);
-	return p->nr;
+	return nr;
 }
 
 static unsigned int expsync_table_free_flush_cpu(unsigned int cpu, const char *why)
@@ -198,9 +206,9 @@ static unsigned int expsync_table_free_flush_cpu(unsigned int cpu, const char *w
 	unsigned long flags;
 	unsigned int nr;
 
-	spin_lock_irqsave(&pcp->lock, flags);
+	raw_spin_lock_irqsave(&pcp->lock, flags);
 	nr = expsync_table_free_flush_locked(pcp, why);
-	spin_unlock_irqrestore(&pcp->lock, flags);
+	raw_spin_unlock_irqrestore(&pcp->lock, flags);
 	return nr;
 }
 
@@ -249,16 +257,18 @@ bool expsync_table_free_defer(struct mmu_table_batch *batch,
 	/*
 	 * IRQs off: pins us to this CPU's pcp and excludes its timer; the
 	 * lock excludes the shrinker and the hotplug callback on other CPUs.
+	 * A raw lock, as it is taken with IRQs off (PREEMPT_RT too);
+	 * call_rcu() and mod_timer() are fine under it.
 	 */
 	local_irq_save(flags);
 	pcp = this_cpu_ptr(&expsync_table_free_pcp);
-	spin_lock(&pcp->lock);
+	raw_spin_lock(&pcp->lock);
 	full = expsync_table_free_merge(&pcp->pending, batch, &spare);
 	if (full)
 		expsync_table_free_submit(full, "full");
 	if (pcp->pending && !timer_pending(&pcp->timer))
 		mod_timer(&pcp->timer, jiffies + EXPSYNC_TABLE_FREE_DELAY);
-	spin_unlock(&pcp->lock);
+	raw_spin_unlock(&pcp->lock);
 	local_irq_restore(flags);
 
 	/* Only a container of pointers, never a page table: free it now. */
@@ -363,7 +373,7 @@ static int __init expsync_table_free_init(void)
 	for_each_possible_cpu(cpu) {
 		struct expsync_table_free_pcp *pcp = per_cpu_ptr(&expsync_table_free_pcp, cpu);
 
-		spin_lock_init(&pcp->lock);
+		raw_spin_lock_init(&pcp->lock);
 		pcp->cpu = cpu;
 		timer_setup(&pcp->timer, expsync_table_free_timer_fn, TIMER_PINNED);
 	}
@@ -383,5 +393,6 @@ static int __init expsync_table_free_init(void)
 	shrinker_register(shrinker);
 	return 0;
 }
+
 /* Before expsync_init() (core_initcall) applies the policy. */
 early_initcall(expsync_table_free_init);

@@ -24,10 +24,12 @@
  * Not covered: a CPU of the set that runs kernel code for long without
  * returning to user mode or stopping its tick; it folds when it does.
  *
- * Changes of the policy or the set: a CPU joins the set after its flag
- * is set and its pending vmstat_update cancelled; a CPU leaves it after
- * its flag is cleared and one fold is run on it, after which the
- * shepherd looks after it as in 6.12.
+ * Changes of the policy or the set: a CPU joins the set when its flag is
+ * set, its pending vmstat_update cancelled and one fold run on it (it
+ * may have been in user mode with old differentials); a CPU leaves it
+ * when its flag is cleared and one fold is run on it, after which the
+ * shepherd looks after it as in 6.12.  These folds are the only work the
+ * mechanism runs on a CPU of the set, at the admin's request.
  *
  * vmstat_drain_now folds every online CPU's differentials and returns
  * when done.  It runs the fold as work on each CPU, except on a CPU of
@@ -133,11 +135,20 @@ static void expsync_vmstat_fold_on(const struct cpumask *cpus)
 /* Make the effective set user_return ? set : none.  Under the mutex. */
 static void expsync_vmstat_update_set(bool user_return, const struct cpumask *set)
 {
-	static struct cpumask leaving;	/* under expsync_policy_mutex */
+	static struct cpumask changed;	/* under expsync_policy_mutex */
+	bool any = user_return && !cpumask_empty(set);
 	unsigned int cpu;
 
 	cpus_read_lock();
-	cpumask_clear(&leaving);
+	/*
+	 * expsync_vmstat_drain_owns() is key && flag: turn the key on before
+	 * any flag, and off after the last flag is cleared, so that each
+	 * flag alone decides.  Patching code IPIs all CPUs: rare, under
+	 * expsync_policy_mutex.
+	 */
+	if (any)
+		static_branch_enable_cpuslocked(&expsync_vmstat_drain_user_return);
+	cpumask_clear(&changed);
 	for_each_possible_cpu(cpu) {
 		bool was = per_cpu(expsync_vmstat_drain_cpu, cpu);
 		bool now = user_return && cpumask_test_cpu(cpu, set);
@@ -146,22 +157,27 @@ static void expsync_vmstat_update_set(bool user_return, const struct cpumask *se
 			continue;
 		/* Pairs with the lockless reads in expsync_vmstat_drain_owns(). */
 		WRITE_ONCE(per_cpu(expsync_vmstat_drain_cpu, cpu), now);
-		if (now) {
-			/* The shepherd sees the flag from now on: cancel what it queued. */
-			smp_mb();
+		/*
+		 * The shepherd sees the flag from now on; cancel what it
+		 * queued before.  The workqueue's fully ordered PENDING-bit
+		 * RMW orders our store before the cancel; a vmstat_update the
+		 * shepherd queued concurrently may still run once and does
+		 * not re-arm (vmstat_update()).
+		 */
+		if (now)
 			vmstat_cancel_work(cpu);
-		} else {
-			__cpumask_set_cpu(cpu, &leaving);
-		}
+		__cpumask_set_cpu(cpu, &changed);
 	}
-	/* Patches code on all CPUs; rare, under expsync_policy_mutex. */
-	if (user_return && !cpumask_empty(set))
-		static_branch_enable_cpuslocked(&expsync_vmstat_drain_user_return);
-	else
+	if (!any)
 		static_branch_disable_cpuslocked(&expsync_vmstat_drain_user_return);
 
-	/* Leaving CPUs: fold once, then the shepherd looks after them. */
-	expsync_vmstat_fold_on(&leaving);
+	/*
+	 * Fold every CPU that changed side once: a leaving CPU is then the
+	 * shepherd's again; a joining CPU may be in user mode with old
+	 * differentials, which its next return to user mode would only
+	 * fold later, and drain-now skips CPUs of the set in user mode.
+	 */
+	expsync_vmstat_fold_on(&changed);
 	cpus_read_unlock();
 }
 
@@ -206,7 +222,8 @@ static bool expsync_cpu_in_user(unsigned int cpu)
 	state = atomic_read(&per_cpu(context_tracking.state, cpu)) & CT_STATE_MASK;
 	/*
 	 * Pairs with the fully ordered atomic update of the state in
-	 * ct_user_enter(): the fold done before it is visible to us.
+	 * ct_user_enter() (ct_state_inc(), CONTEXT_TRACKING_IDLE, which
+	 * TREE_RCU selects): the fold done before it is visible to us.
 	 */
 	smp_mb();
 	return state == CT_STATE_USER;
@@ -271,6 +288,11 @@ int expsync_vmstat_drain_now(struct expsync_knob *knob)
 	ktime_t start = ktime_get();
 	unsigned int cpu, skipped = 0;
 
+	/*
+	 * Order what preceded the request (the caller's own updates, seen
+	 * by its CPU) before the reads of other CPUs' state below.
+	 */
+	smp_mb();
 	cpus_read_lock();
 	cpumask_clear(&targets);
 	for_each_online_cpu(cpu) {
@@ -322,6 +344,76 @@ static int expsync_vmstat_last_drain_show(struct seq_file *m, void *v)
 }
 DEFINE_SHOW_ATTRIBUTE(expsync_vmstat_last_drain);
 
+/*
+ * debugfs vmstat_primitives: the cost of the primitives vmstat counters
+ * are built from, as in Christoph Lameter's table in the vmstat_dirty
+ * review (locked cmpxchg 12 cycles, unlocked 3, CLI/STI 24, preempt
+ * off/on 6).  Each is timed over a loop with ktime_get(); under QEMU
+ * -icount a nanosecond is one guest instruction.
+ */
+#define EXPSYNC_PRIMITIVE_LOOPS	100000
+
+static DEFINE_PER_CPU(unsigned long, expsync_prim_pcp);
+static unsigned long expsync_prim_shared;
+
+static int expsync_vmstat_primitives_show(struct seq_file *m, void *v)
+{
+	struct zone *zone = NULL, *z;
+	unsigned long flags;
+	ktime_t t0;
+	int i, k;
+
+	for_each_populated_zone(z)
+		zone = z;
+	seq_printf(m, "# %d loops each, ns per operation (guest clock)\n",
+		   EXPSYNC_PRIMITIVE_LOOPS);
+	for (k = 0; k < 6; k++) {
+		static const char * const what[] = {
+			"empty loop",
+			"locked cmpxchg",
+			"this_cpu_cmpxchg (unlocked)",
+			"local_irq_save/restore pair",
+			"preempt_disable/enable pair",
+			"__mod_zone_page_state +1 and -1, IRQs off",
+		};
+
+		local_irq_save(flags);
+		t0 = ktime_get();
+		for (i = 0; i < EXPSYNC_PRIMITIVE_LOOPS; i++) {
+			switch (k) {
+			case 1:
+				cmpxchg(&expsync_prim_shared, i, i + 1);
+				break;
+			case 2:
+				this_cpu_cmpxchg(expsync_prim_pcp, i, i + 1);
+				break;
+			case 3: {
+				unsigned long f2;
+
+				local_irq_save(f2);
+				local_irq_restore(f2);
+				break;
+			}
+			case 4:
+				preempt_disable();
+				preempt_enable();
+				break;
+			case 5:
+				__mod_zone_page_state(zone, NR_ZONE_INACTIVE_ANON, 1);
+				__mod_zone_page_state(zone, NR_ZONE_INACTIVE_ANON, -1);
+				break;
+			}
+			barrier();
+		}
+		t0 = ktime_sub(ktime_get(), t0);
+		local_irq_restore(flags);
+		seq_printf(m, "%-45s %6lld\n", what[k],
+			   div_s64(ktime_to_ns(t0), EXPSYNC_PRIMITIVE_LOOPS));
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(expsync_vmstat_primitives);
+
 /**
  * expsync_vmstat_debugfs_init() - add the vmstat_drain debugfs files
  * @dir: /sys/kernel/debug/expsync
@@ -331,6 +423,8 @@ void expsync_vmstat_debugfs_init(struct dentry *dir)
 	debugfs_create_file("vmstat_diffs", 0444, dir, NULL, &expsync_vmstat_diffs_fops);
 	debugfs_create_file("vmstat_last_drain", 0444, dir, NULL,
 			    &expsync_vmstat_last_drain_fops);
+	debugfs_create_file("vmstat_primitives", 0400, dir, NULL,
+			    &expsync_vmstat_primitives_fops);
 }
 
 /**

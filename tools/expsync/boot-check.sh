@@ -10,6 +10,15 @@
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fail=0
 for arg in "$@"; do
+	if [ "${want_warn:-0}" = 1 ]; then
+		want_warn=0
+		if dmesg | grep -qF -- "$arg"; then
+			echo "warned: $arg"
+		else
+			echo "missing warning: $arg"; fail=1
+		fi
+		continue
+	fi
 	if [ "${want_ksft:-0}" = 1 ]; then
 		want_ksft=0
 		# shellcheck disable=SC2086 # the argument is a list of options
@@ -36,14 +45,7 @@ for arg in "$@"; do
 			echo "kernel.expsync.$knob = $got"
 		fi ;;
 	*)
-		if [ "${want_warn:-0}" = 1 ]; then
-			if dmesg | grep -qF -- "$arg"; then
-				echo "warned: $arg"
-			else
-				echo "missing warning: $arg"; fail=1
-			fi
-			want_warn=0
-		fi ;;
+		echo "boot-check: unknown argument $arg"; fail=1 ;;
 	esac
 done
 [ -d /proc/sys/kernel/expsync ] || { echo "no /proc/sys/kernel/expsync"; fail=1; }

@@ -39,6 +39,8 @@ for policy in periodic user-return; do
 	done
 	printf '  %-12s %12s %18s %22s\n' "$policy" "$g" "$p" $((total / 10))
 done
+echo "  the counters' primitives, as in seed 004's table (/sys/kernel/debug/expsync/vmstat_primitives):"
+sed 's/^/    /' /sys/kernel/debug/expsync/vmstat_primitives
 echo "$orig_cpus" > $sysctl/vmstat_drain_cpus 2>/dev/null
 echo "$orig_policy" > $sysctl/vmstat_drain
 cat <<'NOTE'

@@ -20,9 +20,9 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "expsync_util.h"
 
 #define KNOBS_FILE	"/sys/kernel/debug/expsync/knobs"
-#define STATS_FILE	"/sys/kernel/debug/expsync/stats"
 #define SYSCTL_DIR	"/proc/sys/kernel/expsync/"
 #define MAX_KNOBS	16
 #define MAX_WORDS	8
@@ -111,21 +111,6 @@ static int write_knob(const struct knob *k, const char *data, size_t len, off_t 
 	return err;
 }
 
-static long stat_value(const char *name)
-{
-	char line[128], key[64];
-	long val, ret = -1;
-	FILE *f = fopen(STATS_FILE, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", key, &val) == 2 && !strcmp(key, name))
-			ret = val;
-	fclose(f);
-	return ret;
-}
-
 static bool reads_as(const struct knob *k, const char *word)
 {
 	char buf[64], want[64];
@@ -181,7 +166,7 @@ static void test_bad_writes(const struct knob *k)
 	lens[8] = strlen(garbage + 32);
 
 	write_knob(k, orig, strlen(orig), 0);
-	before = stat_value("policy_rejected");
+	before = expsync_stat("policy_rejected");
 	for (i = 0; i < ARRAY_SIZE(bad); i++) {
 		int err = write_knob(k, bad[i], lens[i], 0);
 
@@ -208,7 +193,7 @@ static void test_bad_writes(const struct knob *k)
 		ok = false;
 	else
 		expected++;
-	after = stat_value("policy_rejected");
+	after = expsync_stat("policy_rejected");
 	ksft_test_result(ok && reads_as(k, orig),
 			 "%s: bad writes get EINVAL and change nothing\n", k->name);
 	ksft_test_result(after - before == expected,

@@ -23,23 +23,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "expsync_util.h"
+
 static atomic_int ready, stop;
-
-static void pin(long cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(1);
-	}
-}
 
 static void *spinner(void *arg)
 {
-	pin((long)arg);
+	pin_to_cpu((long)arg);
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
 		;
@@ -69,7 +59,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "THREADS must be 1 .. online CPUs\n");
 		return 2;
 	}
-	pin(0);
+	pin_to_cpu(0);
 	for (i = 1; i < threads; i++)
 		pthread_create(&th[i], NULL, spinner, (void *)i);
 	while (atomic_load(&ready) != threads - 1)

@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "expsync_util.h"
 
 #define SYSCTL	"/proc/sys/kernel/expsync/membarrier_ipi"
 static inline void barrier(void)
@@ -60,23 +61,13 @@ static int membarrier(int cmd, unsigned int flags, int cpu_id)
 	return syscall(__NR_membarrier, cmd, flags, cpu_id);
 }
 
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set))
-		ksft_exit_fail_msg("sched_setaffinity(%d): %s\n", cpu, strerror(errno));
-}
-
 /* Runs round after round until told to stop; never enters the kernel. */
 static void *fast_thread(void *arg)
 {
 	long i = 0;
 
 	(void)arg;
-	pin(cpu_fast);
+	pin_to_cpu(cpu_fast);
 	for (;;) {
 		long g;
 
@@ -143,18 +134,6 @@ static const struct {
 };
 
 #define NR_CMDS ARRAY_SIZE(cmds)
-
-static bool write_file(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok;
-}
 
 #ifdef NOMEM
 #define NOMEM_MODE 1
@@ -284,7 +263,7 @@ int main(void)
 #endif
 	cpu_slow = 0;
 	cpu_fast = 1;
-	pin(cpu_slow);
+	pin_to_cpu(cpu_slow);
 
 	/* The strategies to test: all the sysctl offers, or the one in force. */
 	f = fopen(SYSCTL, "r");

@@ -28,30 +28,18 @@
 #include <unistd.h>
 
 #include "../kselftest.h"
+#include "expsync_util.h"
 #include "../../../../mm/gup_test.h"
 
 #define SYSCTL		"/proc/sys/kernel/expsync/"
-#define STATS		"/sys/kernel/debug/expsync/stats"
 #define GUP_TEST	"/sys/kernel/debug/gup_test"
 #define REGION		(4UL << 20)
 #define NR_MAPPERS	2
 #define NR_WALKERS	2
 
 static atomic_bool stop;
-static _Atomic(unsigned long) current_region[NR_MAPPERS];
+static atomic_ulong current_region[NR_MAPPERS];
 static atomic_long munmaps, walks, flips;
-
-static bool write_str(const char *path, const char *val)
-{
-	int fd = open(path, O_WRONLY);
-	bool ok;
-
-	if (fd < 0)
-		return false;
-	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
-	close(fd);
-	return ok;
-}
 
 static bool read_str(const char *path, char *buf, size_t len)
 {
@@ -66,21 +54,6 @@ static bool read_str(const char *path, char *buf, size_t len)
 		return false;
 	buf[strcspn(buf, "\n")] = '\0';
 	return true;
-}
-
-static long stat_value(const char *name)
-{
-	char line[128], key[64];
-	long val, ret = -1;
-	FILE *f = fopen(STATS, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", key, &val) == 2 && !strcmp(key, name))
-			ret = val;
-	fclose(f);
-	return ret;
 }
 
 static void *mapper(void *arg)
@@ -138,10 +111,10 @@ static void *flipper(void *arg)
 
 	(void)arg;
 	while (!atomic_load(&stop)) {
-		if (!write_str(SYSCTL "table_free", modes[i % 2]))
+		if (!write_file(SYSCTL "table_free", modes[i % 2]))
 			ksft_print_msg("cannot write table_free: %s\n", strerror(errno));
 		if (i % 25 == 0)
-			write_str(SYSCTL "table_free_rcu_batch", batching[(i / 25) % 2]);
+			write_file(SYSCTL "table_free_rcu_batch", batching[(i / 25) % 2]);
 		atomic_fetch_add(&flips, 1);
 		nanosleep(&ts, NULL);
 		i++;
@@ -165,13 +138,13 @@ int main(int argc, char **argv)
 		ksft_exit_skip("no kernel.expsync.table_free (CONFIG_EXPSYNC_TABLE_FREE=n)\n");
 	if (access(GUP_TEST, R_OK))
 		ksft_exit_skip("no " GUP_TEST " (CONFIG_GUP_TEST=n)\n");
-	if (!write_str(SYSCTL "table_free", "immediate"))
+	if (!write_file(SYSCTL "table_free", "immediate"))
 		ksft_exit_skip("table_free=immediate refused here (paravirt TLB flush)\n");
 	ksft_set_plan(3);
 
-	imm0 = stat_value("table_free_immediate");
-	rcu0 = stat_value("table_free_rcu");
-	bat0 = stat_value("table_free_rcu_batches");
+	imm0 = expsync_stat("table_free_immediate");
+	rcu0 = expsync_stat("table_free_rcu");
+	bat0 = expsync_stat("table_free_rcu_batches");
 	for (i = 0; i < NR_MAPPERS; i++)
 		pthread_create(&th[n++], NULL, mapper, (void *)(long)i);
 	for (i = 0; i < NR_WALKERS; i++)
@@ -181,14 +154,14 @@ int main(int argc, char **argv)
 	atomic_store(&stop, true);
 	for (i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
-	write_str(SYSCTL "table_free", mode);
-	write_str(SYSCTL "table_free_rcu_batch", batch);
+	write_file(SYSCTL "table_free", mode);
+	write_file(SYSCTL "table_free_rcu_batch", batch);
 	/* Wait out the per-CPU batch timer and a grace period or two. */
 	usleep(200 * 1000);
 
-	imm = stat_value("table_free_immediate") - imm0;
-	rcu = stat_value("table_free_rcu") - rcu0;
-	bat = stat_value("table_free_rcu_batches") - bat0;
+	imm = expsync_stat("table_free_immediate") - imm0;
+	rcu = expsync_stat("table_free_rcu") - rcu0;
+	bat = expsync_stat("table_free_rcu_batches") - bat0;
 	ksft_print_msg("%ds: %ld munmaps, %ld GUP-fast walks, %ld mode flips\n",
 		       seconds, atomic_load(&munmaps), atomic_load(&walks),
 		       atomic_load(&flips));

@@ -32,6 +32,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "expsync_util.h"
+
 #define DIFFS "/sys/kernel/debug/expsync/vmstat_diffs"
 
 struct shared {
@@ -39,18 +41,6 @@ struct shared {
 	atomic_int stop;
 	long rounds;
 };
-
-static void pin(int cpu)
-{
-	cpu_set_t set;
-
-	CPU_ZERO(&set);
-	CPU_SET(cpu, &set);
-	if (sched_setaffinity(0, sizeof(set), &set)) {
-		perror("sched_setaffinity");
-		exit(2);
-	}
-}
 
 static double now(void)
 {
@@ -62,7 +52,7 @@ static double now(void)
 
 static void child(struct shared *sh, int cpu)
 {
-	pin(cpu);
+	pin_to_cpu(cpu);
 	while (!atomic_load(&sh->stop)) {
 		char *p;
 		double end;
@@ -107,7 +97,7 @@ static int cost(int cpu, long n)
 	double t0, t1, t2;
 	long i;
 
-	pin(cpu);
+	pin_to_cpu(cpu);
 	t0 = now();
 	for (i = 0; i < n; i++)
 		getppid();
@@ -151,7 +141,7 @@ int main(int argc, char **argv)
 	pid = fork();
 	if (!pid)
 		child(sh, cpu);
-	pin(cpu ? 0 : 1);
+	pin_to_cpu(cpu ? 0 : 1);
 	while (now() < end) {
 		long s1 = atomic_load(&sh->seq), s2;
 		int d;

@@ -42,10 +42,12 @@ for policy in user-return periodic; do
 		"vmstat_update on CPU $cpu: ${work:-?}, samples $samples," \
 		"with stale diffs $nonzero (max $max)"
 	if [ "$policy" = user-return ]; then
-		ok=$([ "${work:-1}" = 0 ] && [ "${samples:-0}" -ge 50 ] && [ "$nonzero" = 0 ] && echo 1)
+		ok=$([ "${work:-1}" = 0 ] && [ "${samples:-0}" -ge 50 ] &&
+			[ "$nonzero" = 0 ] && echo 1)
 		what="no vmstat work on CPU $cpu, counters exact in user mode"
 	else
-		ok=$([ "${samples:-0}" -ge 50 ] && { [ "$nonzero" -gt 0 ] || [ "${work:-0}" -gt 0 ]; } && echo 1)
+		ok=$([ "${samples:-0}" -ge 50 ] &&
+			{ [ "$nonzero" -gt 0 ] || [ "${work:-0}" -gt 0 ]; } && echo 1)
 		what="6.12 behaviour visible (stale diffs or vmstat work)"
 	fi
 	if [ "$ok" = 1 ]; then

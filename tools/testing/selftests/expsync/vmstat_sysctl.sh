@@ -23,7 +23,8 @@ last=/sys/kernel/debug/expsync/vmstat_last_drain
 echo "TAP version 13"
 [ "$(id -u)" = 0 ] || { echo "1..0 # SKIP must run as root"; exit $ksft_skip; }
 [ -e $f ] || { echo "1..0 # SKIP no $f"; exit $ksft_skip; }
-command -v python3 >/dev/null || { echo "1..0 # SKIP no python3 (for exact writes)"; exit $ksft_skip; }
+command -v python3 >/dev/null ||
+	{ echo "1..0 # SKIP no python3 (for exact writes)"; exit $ksft_skip; }
 echo "1..5"
 fail=0
 

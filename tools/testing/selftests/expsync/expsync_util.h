@@ -1,0 +1,60 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Helpers shared by the expsync selftests and benchmarks.
+ */
+#ifndef EXPSYNC_UTIL_H
+#define EXPSYNC_UTIL_H
+
+#include <fcntl.h>
+#include <sched.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define EXPSYNC_STATS	"/sys/kernel/debug/expsync/stats"
+
+/* Write @val to @path in one write(); true when all of it was taken. */
+static inline bool write_file(const char *path, const char *val)
+{
+	int fd = open(path, O_WRONLY);
+	bool ok;
+
+	if (fd < 0)
+		return false;
+	ok = write(fd, val, strlen(val)) == (ssize_t)strlen(val);
+	close(fd);
+	return ok;
+}
+
+/* The value of counter @name in the expsync stats file, or -1. */
+static inline long expsync_stat(const char *name)
+{
+	char line[128], key[64];
+	long val, ret = -1;
+	FILE *f = fopen(EXPSYNC_STATS, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", key, &val) == 2 && !strcmp(key, name))
+			ret = val;
+	fclose(f);
+	return ret;
+}
+
+/* Pin the calling thread to @cpu, or exit. */
+static inline void pin_to_cpu(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	if (sched_setaffinity(0, sizeof(set), &set)) {
+		perror("sched_setaffinity");
+		exit(2);
+	}
+}
+
+#endif /* EXPSYNC_UTIL_H */
