@@ -23,6 +23,9 @@ ln -sf /proc/self/fd/2 /dev/stderr
 mount -t tmpfs shm /dev/shm
 mount -t debugfs debugfs /sys/kernel/debug
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+# A repository under /tmp (or /run) is hidden by the tmpfs just mounted:
+# make its mount point there.
+mkdir -p "$repo" 2>/dev/null
 mount -t 9p -o trans=virtio,version=9p2000.L,access=any,msize=512000 \
 	repo "$repo"
 stty -F /dev/ttyS1 raw -echo 2>/dev/null
