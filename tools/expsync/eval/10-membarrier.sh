@@ -21,7 +21,7 @@ orig=$(cat $sysctl)
 printf '  %-8s %-3s %10s %12s %12s %10s\n' strategy T ns/call mask-sends cpu-sends expsync
 for strategy in many single; do
 	echo "$strategy" > $sysctl
-	for t in $(seq 1 "$(nproc)"); do
+	for t in $(seq 1 "$(nproc --all)"); do
 		read -r ns mask cpu ev < <("$perf_sh" "$t" "$calls")
 		printf '  %-8s %-3s %10s %12s %12s %10s\n' "$strategy" "$t" "$ns" "$mask" "$cpu" "$ev"
 	done
@@ -31,10 +31,10 @@ cat <<'NOTE'
   Reading it: the IPI counts are exact and hardware-independent: "many"
   sends one IPI-to-many per call once there are two or more targets (one
   target goes out as a single-CPU IPI either way); "single" sends one IPI
-  per target.  The ns/call figures come from QEMU TCG; under -icount
-  (make run's default) they count guest instructions at 1 ns each, so
-  they show the CPU work each strategy adds per extra target, not the
-  interrupt-controller and wake-up latency that dominates on real
-  hardware (the seed measured ~0.2 us vs ~1.5 us per extra core on
-  8 cores of bare metal).
+  per target.  The ns/call figures are QEMU TCG guest time under -icount:
+  one host thread runs the vCPUs round-robin, so an IPI waits for the
+  target vCPU's turn and each extra target that must be waited for in
+  turn ("single") adds a whole round-robin slice.  They rank the
+  strategies but say nothing about real interrupt latency (the seed
+  measured ~0.2 us vs ~1.5 us per extra core on 8 cores of bare metal).
 NOTE

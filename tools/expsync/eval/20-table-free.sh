@@ -56,7 +56,7 @@ header "malloc1, 1 thread x $rounds rounds of malloc(128 MB)/free(), perf stat -
 measure "immediate" immediate percpu malloc 1 "$rounds"
 measure "rcu, percpu batches" rcu percpu malloc 1 "$rounds"
 measure "rcu, per gather (6.12)" rcu gather malloc 1 "$rounds"
-threads=$(nproc)
+threads=$(nproc --all)
 header "malloc1, $threads threads x $((rounds / threads)) rounds (threads share one mm)"
 measure "immediate" immediate percpu malloc "$threads" $((rounds / threads))
 measure "rcu, percpu batches" rcu percpu malloc "$threads" $((rounds / threads))

@@ -9,7 +9,7 @@
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 dir=$(ls -d "$top"/build/obj-*/kselftest/kselftest_install/expsync 2>/dev/null | head -1)
 sysctl=/proc/sys/kernel/expsync
-cpu=$(($(nproc) - 1))
+cpu=$(($(nproc --all) - 1))
 n=${VMSTAT_COST_N:-20000}
 
 echo "== vmstat_drain: vmstat folding on isolated CPU $cpu (kernel.expsync.vmstat_drain)"

@@ -9,15 +9,12 @@ set -uo pipefail
 here=$(dirname "$0")
 
 echo "expsync evaluation report"
-echo "kernel: $(uname -r), $(nproc) vCPUs, QEMU TCG (no KVM, no PMU)"
+echo "kernel: $(uname -r), $(nproc --all) vCPUs, QEMU TCG (no KVM, no PMU)"
 echo "command line: $(cat /proc/cmdline | sed 's/ init=.*//')"
 echo
 echo "== effective policies (/sys/kernel/debug/expsync/knobs, [current])"
-if [ -s /sys/kernel/debug/expsync/knobs ]; then
-	sed 's/^/  /' /sys/kernel/debug/expsync/knobs
-else
-	echo "  (no knobs registered)"
-fi
+# debugfs files have size 0: read, do not test -s.
+sed 's/^/  /' /sys/kernel/debug/expsync/knobs 2>/dev/null || echo "  (no expsync debugfs)"
 rc=0
 for s in "$here"/[0-9]*-*.sh; do
 	[ -e "$s" ] || continue
