@@ -27,11 +27,12 @@ for strategy in many single; do
 	read -r ns mask cpu ev < <("$here/membarrier_perf.sh" "$ncpus" "$calls")
 	echo "# membarrier_ipi=$strategy, $targets targets, per call:" \
 		"ipi_send_cpumask=$mask ipi_send_cpu=$cpu expsync_membarrier_ipi=$ev"
-	# A few IPIs of the process's own start-up and exit may remain.
+	# Strays: ipi:ipi_send_cpu also counts reschedule IPIs, which a busy
+	# host makes more frequent (0.06 to 0.09 per call seen); allow 0.2.
 	if [ "$strategy" = many ]; then
-		want='m >= 0.99 && m <= 1.05 && c <= 0.05 && e == 1'
+		want='m >= 0.99 && m <= 1.05 && c <= 0.2 && e == 1'
 	else
-		want='m <= 0.05 && c >= t - 0.01 && c <= t + 0.05 && e == 1'
+		want='m <= 0.05 && c >= t - 0.01 && c <= t + 0.2 && e == 1'
 	fi
 	ok=$(awk -v m="$mask" -v c="$cpu" -v e="$ev" -v t=$targets "BEGIN { print ($want) }")
 	if [ "$ok" = 1 ]; then
