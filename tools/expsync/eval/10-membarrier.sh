@@ -8,7 +8,7 @@
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 perf_sh=$(ls "$top"/build/obj-*/kselftest/kselftest_install/expsync/membarrier_perf.sh 2>/dev/null | head -1)
 sysctl=/proc/sys/kernel/expsync/membarrier_ipi
-calls=${MB_CALLS:-2000}
+calls=${MB_CALLS:-500}
 
 echo "== membarrier: IPI strategy (kernel.expsync.membarrier_ipi)"
 if [ ! -w $sysctl ] || [ -z "$perf_sh" ]; then
