@@ -47,7 +47,7 @@ measure() {
 
 header() {
 	echo "  $1"
-	printf '  %-22s %10s %6s %14s %12s %12s\n' mode task-clock ms "+-" \
+	printf '  %-22s %10s %6s %14s %12s %12s\n' mode "task-clock" "+-" \
 		"call_rcu/1000" tables/rcu immediate/op
 }
 orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
