@@ -11,7 +11,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 bench=$(ls "$top"/build/obj-*/kselftest/kselftest_install/expsync/table_free_bench 2>/dev/null | head -1)
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
-reps=${TF_REPS:-5}
+reps=${TF_REPS:-3}
 
 echo "== table_free: page-table freeing (kernel.expsync.table_free)"
 if [ ! -w $sysctl/table_free ] || [ -z "$bench" ]; then
@@ -51,7 +51,7 @@ header() {
 		"call_rcu/1000" tables/rcu immediate/op
 }
 orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
-rounds=${TF_ROUNDS:-20000}
+rounds=${TF_ROUNDS:-4000}
 header "malloc1, 1 thread x $rounds rounds of malloc(128 MB)/free(), perf stat -r $reps"
 measure "immediate" immediate percpu malloc 1 "$rounds"
 measure "rcu, percpu batches" rcu percpu malloc 1 "$rounds"
@@ -59,7 +59,7 @@ measure "rcu, per gather (6.12)" rcu gather malloc 1 "$rounds"
 # Threads sharing an mm: every munmap flushes the other vCPUs by IPI,
 # and under -icount each IPI waits a round-robin slice: fewer rounds.
 threads=$(nproc --all)
-trounds=$((rounds / 20 / threads))
+trounds=$((rounds / 40 / threads))
 header "malloc1, $threads threads x $trounds rounds (threads share one mm)"
 measure "immediate" immediate percpu malloc "$threads" $trounds
 measure "rcu, percpu batches" rcu percpu malloc "$threads" $trounds

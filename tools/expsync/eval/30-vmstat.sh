@@ -10,7 +10,7 @@ top=$(cd "$(dirname "$0")/../../.." && pwd)
 dir=$(ls -d "$top"/build/obj-*/kselftest/kselftest_install/expsync 2>/dev/null | head -1)
 sysctl=/proc/sys/kernel/expsync
 cpu=$(($(nproc --all) - 1))
-n=${VMSTAT_COST_N:-20000}
+n=${VMSTAT_COST_N:-5000}
 
 echo "== vmstat_drain: vmstat folding on isolated CPU $cpu (kernel.expsync.vmstat_drain)"
 if [ ! -w $sysctl/vmstat_drain ] || [ -z "$dir" ] || ! grep -qw "nohz_full=$cpu" /proc/cmdline; then
@@ -21,7 +21,7 @@ orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpu
 echo "$cpu" > $sysctl/vmstat_drain_cpus
 
 echo "  isolation, 10 s of mmap/touch/munmap bursts + user-mode spins on CPU $cpu:"
-VMSTAT_CPU=$cpu SECONDS_PER_POLICY=10 "$dir/vmstat_isolation.sh" |
+VMSTAT_CPU=$cpu SECONDS_PER_POLICY=${VMSTAT_SECONDS:-10} "$dir/vmstat_isolation.sh" |
 	sed -n 's/^# vmstat_drain/  vmstat_drain/p'
 echo "  (vmstat_update counted by perf stat -C $cpu -e workqueue:workqueue_execute_start"
 echo "   --filter 'function.function == vmstat_update'; stale = samples, taken from"
