@@ -63,7 +63,7 @@ done < <(grep -E '^(PASS|FAIL|SKIP)\|' "$out/static.log")
 # --- Boot 1: KUnit + kselftests -----------------------------------------------
 step "boot: KUnit and kselftests (SMP=4)"
 ksft=$top/build/obj-test/kselftest/kselftest_install
-vm main --smp 4 --timeout 1500 -- \
+vm main --smp 4 --timeout 2400 -- \
 	"$ksft/run_kselftest.sh -c expsync -c membarrier $(tools/expsync/rseq-tests.sh)" \
 	> "$out/kselftest.log" 2>&1
 vmrc=$?
