@@ -108,7 +108,7 @@ vm vmstat --smp 2 --timeout 900 \
 vmrc=$?
 [ $vmrc -eq 124 ] || [ $vmrc -eq 125 ] || [ $vmrc -eq 126 ] &&
 	{ tail -n 30 "$out/vmstat.log"; result FAIL "vm: vmstat boot" "status $vmrc"; }
-grep -E '^# (vmstat_drain|cpus|skipped|sum|ns)' "$out/vmstat.log" | sed 's/^/      /'
+grep -E '^# # (vmstat_drain|cpus|skipped|sum|ns)' "$out/vmstat.log" | sed 's/^/      /'
 ksft_results "$out/vmstat.log" "nohz_full=1"
 
 # --- Boot matrix ---------------------------------------------------------------
