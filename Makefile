@@ -29,13 +29,14 @@ export CCACHE_NOHASHDIR	:= 1
 export CCACHE_MAXSIZE	?= 10G
 KMAKE		= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS) -s
 
-.PHONY: all deps tree config kernel vm check run bench selftests clean \
-	distclean export-patches help
+.PHONY: all deps tree config kernel vm check mutants run bench selftests \
+	clean distclean export-patches help
 all: kernel
 
 help:
 	@echo "make run      build the bench kernel, boot it, print the evaluation"
-	@echo "make check    build the test kernel and run every test"
+	@echo "make check [ONLY='section ...']   build the test kernel and run the tests"
+	@echo "make mutants [MUTANTS='NN ...']  check that the tests catch each breakage"
 	@echo "make vm CMD='...' [SMP=n] [APPEND=...] [ICOUNT=1] [TIMEOUT=s] [CONFIG=test|bench]"
 	@echo "make kernel [CONFIG=test|bench|noexpsync]"
 	@echo "make export-patches   regenerate patches/ from build/linux"
@@ -73,8 +74,13 @@ vm:
 		--append "$(APPEND)" --icount "$(ICOUNT)" \
 		--timeout "$(or $(TIMEOUT),600)" -- "$(CMD)"
 
+# ONLY='section ...' runs only those sections of make check (README.md).
 check:
-	tools/expsync/check.sh
+	ONLY="$(ONLY)" tools/expsync/check.sh
+
+# Deliberate breakages, each must be caught by its make check section.
+mutants:
+	MUTANTS="$(MUTANTS)" tools/expsync/mutants.sh
 
 run:
 	tools/expsync/run.sh
@@ -86,7 +92,7 @@ export-patches:
 	tools/expsync/export-patches.sh $(SRC)
 
 clean:
-	rm -rf $(B)/obj-* $(B)/vm $(B)/report $(B)/check
+	rm -rf $(B)/obj-* $(B)/vm $(B)/report $(B)/check $(B)/mutant
 
 distclean:
 	rm -rf $(B)

@@ -6,7 +6,7 @@
 #                 [--ksft RUN_KSELFTEST_ARGS]
 # checks that each kernel.expsync.KNOB reads WORD, that every TEXT
 # appears in the kernel log, or (--no-warn) that expsync warned nothing,
-# and runs the given kselftests, failing if any of them fails.
+# and runs the given kselftests, failing if any of them fails or skips.
 top=$(cd "$(dirname "$0")/../.." && pwd)
 fail=0
 for arg in "$@"; do
@@ -24,8 +24,12 @@ for arg in "$@"; do
 		# shellcheck disable=SC2086 # the argument is a list of options
 		out=$("$top"/build/obj-test/kselftest/kselftest_install/run_kselftest.sh $arg 2>&1)
 		echo "$out" | grep -E '^(not )?ok [0-9]+ selftests'
-		echo "$out" | grep -q '^not ok' && fail=1
+		# A skipped test did not run: that is a failure here too.
+		echo "$out" | grep -Eq '^(not ok|ok [0-9]+ .*# SKIP)' && fail=1
 		echo "$out" | grep -q '^ok' || fail=1
+		plan=$(echo "$out" | grep -m1 -E '^1\.\.[0-9]+$' | cut -d. -f3)
+		[ "${plan:-x}" = "$(echo "$out" | grep -Ec '^(not )?ok [0-9]+ selftests')" ] ||
+			{ echo "kselftest plan 1..${plan:-?} does not match the results"; fail=1; }
 		continue
 	fi
 	case "$arg" in

@@ -15,9 +15,10 @@ reps=${TF_REPS:-3}
 
 echo "== table_free: page-table freeing (kernel.expsync.table_free)"
 if [ ! -w $sysctl/table_free ] || [ -z "$bench" ]; then
-	echo "  skipped: no $sysctl/table_free or no table_free_bench"
-	exit 0
+	echo "  MISSING: no $sysctl/table_free or no table_free_bench"
+	exit 1
 fi
+fail=0
 stat() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
 
 # measure LABEL TABLE_FREE RCU_BATCH BENCH-ARGS...
@@ -37,6 +38,13 @@ measure() {
 	rm -f "$out"
 	munmaps=$("$bench" "$@" | awk '{ print $2 }')
 	sleep 0.05
+	# A figure that did not come out fails the evaluation (perf printing
+	# nothing must not read as 0).
+	if [ -z "$ms" ] || [ -z "$calls" ] || [ -z "$munmaps" ] || [ "$munmaps" = 0 ]; then
+		printf '  %-22s MISSING (task-clock "%s", events "%s", munmaps "%s")\n' \
+			"$label" "$ms" "$calls" "$munmaps"
+		return 1
+	fi
 	# The last run above was extra, outside perf: counters cover reps + 1 runs.
 	awk -v l="$label" -v ms="$ms" -v sd="$sd" -v c="$calls" -v m="$munmaps" \
 		-v t=$(($(stat table_free_rcu) - t0)) -v b=$(($(stat table_free_rcu_batches) - b0)) \
@@ -53,21 +61,21 @@ header() {
 orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
 rounds=${TF_ROUNDS:-4000}
 header "malloc1, 1 thread x $rounds rounds of malloc(128 MB)/free(), perf stat -r $reps"
-measure "immediate" immediate percpu malloc 1 "$rounds"
-measure "rcu, percpu batches" rcu percpu malloc 1 "$rounds"
-measure "rcu, per gather (6.12)" rcu gather malloc 1 "$rounds"
+measure "immediate" immediate percpu malloc 1 "$rounds" || fail=1
+measure "rcu, percpu batches" rcu percpu malloc 1 "$rounds" || fail=1
+measure "rcu, per gather (6.12)" rcu gather malloc 1 "$rounds" || fail=1
 # Threads sharing an mm: every munmap flushes the other vCPUs by IPI,
 # and under -icount each IPI waits a round-robin slice: fewer rounds.
 threads=$(nproc --all)
 trounds=$((rounds / 40 / threads))
 header "malloc1, $threads threads x $trounds rounds (threads share one mm)"
-measure "immediate" immediate percpu malloc "$threads" $trounds
-measure "rcu, percpu batches" rcu percpu malloc "$threads" $trounds
-measure "rcu, per gather (6.12)" rcu gather malloc "$threads" $trounds
+measure "immediate" immediate percpu malloc "$threads" $trounds || fail=1
+measure "rcu, percpu batches" rcu percpu malloc "$threads" $trounds || fail=1
+measure "rcu, per gather (6.12)" rcu gather malloc "$threads" $trounds || fail=1
 header "munmap loop, 1 thread x $rounds rounds of mmap(4 MB)/touch 2 pages/munmap"
-measure "immediate" immediate percpu munmap "$rounds"
-measure "rcu, percpu batches" rcu percpu munmap "$rounds"
-measure "rcu, per gather (6.12)" rcu gather munmap "$rounds"
+measure "immediate" immediate percpu munmap "$rounds" || fail=1
+measure "rcu, percpu batches" rcu percpu munmap "$rounds" || fail=1
+measure "rcu, per gather (6.12)" rcu gather munmap "$rounds" || fail=1
 echo "$orig_mode" > $sysctl/table_free
 echo "$orig_batch" > $sysctl/table_free_rcu_batch
 cat <<'NOTE'
@@ -79,3 +87,4 @@ cat <<'NOTE'
   tables per call_rcu(); immediate/op is tables freed right after the
   flush per munmap.
 NOTE
+exit $fail

@@ -14,15 +14,18 @@ n=${VMSTAT_COST_N:-5000}
 
 echo "== vmstat_drain: vmstat folding on isolated CPU $cpu (kernel.expsync.vmstat_drain)"
 if [ ! -w $sysctl/vmstat_drain ] || [ -z "$dir" ] || ! grep -qw "nohz_full=$cpu" /proc/cmdline; then
-	echo "  skipped: needs kernel.expsync.vmstat_drain and a boot with nohz_full=$cpu"
-	exit 0
+	echo "  MISSING: needs kernel.expsync.vmstat_drain and a boot with nohz_full=$cpu"
+	exit 1
 fi
+fail=0
 orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
 echo "$cpu" > $sysctl/vmstat_drain_cpus
 
 echo "  isolation, 10 s of mmap/touch/munmap bursts + user-mode spins on CPU $cpu:"
-VMSTAT_CPU=$cpu SECONDS_PER_POLICY=${VMSTAT_SECONDS:-10} "$dir/vmstat_isolation.sh" |
-	sed -n 's/^# vmstat_drain/  vmstat_drain/p'
+iso=$(VMSTAT_CPU=$cpu SECONDS_PER_POLICY=${VMSTAT_SECONDS:-10} "$dir/vmstat_isolation.sh" |
+	sed -n 's/^# vmstat_drain/  vmstat_drain/p')
+echo "$iso"
+[ "$(grep -c . <<<"$iso")" -eq 2 ] || { echo "  MISSING: vmstat_isolation.sh gave no figures"; fail=1; }
 echo "  (vmstat_update counted by perf stat -C $cpu -e workqueue:workqueue_execute_start"
 echo "   --filter 'function.function == vmstat_update'; stale = samples, taken from"
 echo "   CPU 0 while CPU $cpu spins in user mode, with non-zero differentials)"
@@ -32,6 +35,7 @@ printf '  %-12s %12s %18s %22s\n' policy getppid mmap+touch+munmap "drain_now (n
 for policy in periodic user-return; do
 	echo "$policy" > $sysctl/vmstat_drain
 	read -r _ g _ p < <("$dir/vmstat_isolation" cost "$cpu" "$n")
+	[ -n "${p:-}" ] || { g=MISSING p=MISSING; fail=1; }
 	total=0
 	for i in $(seq 1 10); do
 		echo 1 > $sysctl/vmstat_drain_now
@@ -49,3 +53,4 @@ cat <<'NOTE'
   scan of the CPU's differentials), the mmap+touch+munmap difference adds
   the fold itself.  Under periodic the check is a static-key NOP.
 NOTE
+exit $fail

@@ -3,8 +3,8 @@
  * Every kernel.expsync.* word knob (cpulist and trigger knobs are tested
  * by vmstat_sysctl.sh): reads give the current word alone,
  * every accepted word can be written and read back, and every bad write
- * (unknown word, empty, over-long, trailing garbage, offset, unprivileged)
- * fails with the value unchanged, also under concurrent writers.  The
+ * (unknown word, empty, over-long, trailing garbage, offset, unprivileged,
+ * root without CAP_SYS_ADMIN) fails with the value unchanged, also under concurrent writers.  The
  * accepted words come from /sys/kernel/debug/expsync/knobs, the same
  * table the kernel parses with.
  */
@@ -16,6 +16,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/capability.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -218,6 +220,79 @@ static void test_unprivileged(const struct knob *k)
 			 "%s: an unprivileged write is refused\n", k->name);
 }
 
+/*
+ * Drop CAP_SYS_ADMIN from the calling process and keep every other
+ * capability: uid 0 still owns the files and may open them for writing
+ * (and CAP_DAC_OVERRIDE stays), so the write() reaches the handler,
+ * whose capable(CAP_SYS_ADMIN) check must refuse it.
+ */
+static bool drop_cap_sys_admin(void)
+{
+	struct __user_cap_header_struct hdr = {
+		.version = _LINUX_CAPABILITY_VERSION_3,
+	};
+	struct __user_cap_data_struct data[_LINUX_CAPABILITY_U32S_3];
+	int i;
+
+	if (syscall(SYS_capget, &hdr, data))
+		return false;
+	for (i = 0; i < _LINUX_CAPABILITY_U32S_3; i++) {
+		data[i].effective &= ~(i == CAP_TO_INDEX(CAP_SYS_ADMIN) ?
+				       CAP_TO_MASK(CAP_SYS_ADMIN) : 0);
+		data[i].permitted = data[i].effective;
+	}
+	return !syscall(SYS_capset, &hdr, data) &&
+	       (data[CAP_TO_INDEX(CAP_DAC_OVERRIDE)].effective &
+		CAP_TO_MASK(CAP_DAC_OVERRIDE));
+}
+
+/* In a child without CAP_SYS_ADMIN: 0 if writing @text to @path gets EPERM. */
+static int write_without_cap_sys_admin(const char *path, const char *text)
+{
+	int status, fd;
+	pid_t pid = fork();
+
+	if (pid == 0) {
+		if (!drop_cap_sys_admin())
+			_exit(2);
+		fd = open(path, O_WRONLY);
+		if (fd < 0)
+			_exit(3);
+		_exit(write(fd, text, strlen(text)) < 0 && errno == EPERM ? 0 : 1);
+	}
+	waitpid(pid, &status, 0);
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 4;
+}
+
+static void test_no_cap_sys_admin(const struct knob *k)
+{
+	const char *other = k->words[(k->cur + 1) % k->nr_words];
+	char path[128];
+	int ret;
+
+	path_of(k, path, sizeof(path));
+	ret = write_without_cap_sys_admin(path, other);
+	ksft_test_result(!ret && reads_as(k, k->words[k->cur]),
+			 "%s: root without CAP_SYS_ADMIN gets EPERM (child status %d)\n",
+			 k->name, ret);
+}
+
+/* The cpulist and trigger knobs' handlers check the capability too. */
+static void test_no_cap_sys_admin_other(const char *name, const char *text)
+{
+	char path[128];
+	int ret;
+
+	snprintf(path, sizeof(path), SYSCTL_DIR "%s", name);
+	if (access(path, F_OK)) {
+		ksft_test_result_skip("%s: not in this kernel\n", name);
+		return;
+	}
+	ret = write_without_cap_sys_admin(path, text);
+	ksft_test_result(!ret, "%s: root without CAP_SYS_ADMIN gets EPERM (child status %d)\n",
+			 name, ret);
+}
+
 struct writer_arg {
 	const struct knob *k;
 	int id;
@@ -282,13 +357,16 @@ int main(void)
 	if (!nr_knobs)
 		ksft_exit_skip("no expsync knobs are registered in this kernel\n");
 
-	ksft_set_plan(nr_knobs * 6);
+	ksft_set_plan(nr_knobs * 7 + 2);
 	for (i = 0; i < nr_knobs; i++) {
 		test_read(&knobs[i]);
 		test_each_word(&knobs[i]);
 		test_bad_writes(&knobs[i]);
 		test_unprivileged(&knobs[i]);
+		test_no_cap_sys_admin(&knobs[i]);
 		test_concurrent(&knobs[i]);
 	}
+	test_no_cap_sys_admin_other("vmstat_drain_cpus", "0");
+	test_no_cap_sys_admin_other("vmstat_drain_now", "1");
 	ksft_finished();
 }

@@ -7,9 +7,13 @@
  * others spin in user mode, so every call targets THREADS-1 CPUs.
  * Prints "ns_per_call <n>" (CLOCK_MONOTONIC around the loop; run under
  * QEMU -icount for a figure that counts instructions, not host load).
- * CMD is "private" (MEMBARRIER_CMD_PRIVATE_EXPEDITED, default) or
- * "global" (MEMBARRIER_CMD_GLOBAL_EXPEDITED).  IPIs per call are counted
- * from outside with perf stat -e 'ipi:*,expsync:*'.
+ * CMD is one of the expedited commands: "private"
+ * (MEMBARRIER_CMD_PRIVATE_EXPEDITED, default), "global"
+ * (MEMBARRIER_CMD_GLOBAL_EXPEDITED), "sync_core"
+ * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) or "rseq"
+ * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ); the process registers for it
+ * first.  IPIs per call are counted from outside with perf stat, on the
+ * sending side (ipi:*) or on the targets (irq_vectors:call_function*).
  */
 #define _GNU_SOURCE
 #include <linux/membarrier.h>
@@ -46,7 +50,7 @@ int main(int argc, char **argv)
 	double ns;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s THREADS CALLS [private|global]\n", argv[0]);
+		fprintf(stderr, "usage: %s THREADS CALLS [private|global|sync_core|rseq]\n", argv[0]);
 		return 2;
 	}
 	threads = atol(argv[1]);
@@ -54,6 +58,15 @@ int main(int argc, char **argv)
 	if (argc > 3 && !strcmp(argv[3], "global")) {
 		cmd = MEMBARRIER_CMD_GLOBAL_EXPEDITED;
 		reg = MEMBARRIER_CMD_REGISTER_GLOBAL_EXPEDITED;
+	} else if (argc > 3 && !strcmp(argv[3], "sync_core")) {
+		cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE;
+		reg = MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE;
+	} else if (argc > 3 && !strcmp(argv[3], "rseq")) {
+		cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ;
+		reg = MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ;
+	} else if (argc > 3 && strcmp(argv[3], "private")) {
+		fprintf(stderr, "CMD must be private, global, sync_core or rseq\n");
+		return 2;
 	}
 	if (threads < 1 || threads > 64 || threads > sysconf(_SC_NPROCESSORS_ONLN)) {
 		fprintf(stderr, "THREADS must be 1 .. online CPUs\n");

@@ -11,6 +11,20 @@
  * DEBUG_PAGEALLOC / DEBUG_VM report, which fails the VM run; the test
  * itself checks that both free paths and the batching really ran.
  *
+ * Then, with table_free=rcu and no flipping, one mapper on CPU 1:
+ *  - batching: per-CPU batching puts at least 4 times as many tables in
+ *    each call_rcu() as 6.12's one call_rcu() per gather, on the same
+ *    load (about 2 tables per munmap here);
+ *  - time bound: once the mapper stops, table_free_waiting (tables not
+ *    yet freed) drains to 0 within WAIT_MS, the 10 ms batch timer plus
+ *    grace periods; without the timer the leftover batch would wait for
+ *    the next 509 tables;
+ *  - memory pressure: drop_caches runs the shrinkers, and the table_free
+ *    shrinker hands pending tables to RCU (expsync:expsync_table_free_rcu
+ *    events with why "pressure", counted through tracefs);
+ *  - CPU hotplug: offlining the mapper's CPU hands its pending tables to
+ *    RCU (why "hotplug"), and nothing is left waiting afterwards.
+ *
  * Usage: table_free_stress [SECONDS] (default 10).
  */
 #define _GNU_SOURCE
@@ -36,6 +50,10 @@
 #define REGION		(4UL << 20)
 #define NR_MAPPERS	2
 #define NR_WALKERS	2
+#define TRACING		"/sys/kernel/tracing/"
+#define TF_EVENT	TRACING "events/expsync/expsync_table_free_rcu/"
+#define WAIT_MS		2000
+#define LOAD_CPU	1
 
 static atomic_bool stop;
 static atomic_ulong current_region[NR_MAPPERS];
@@ -122,6 +140,179 @@ static void *flipper(void *arg)
 	return NULL;
 }
 
+/* One mapper on LOAD_CPU for the phases after the stress. */
+static atomic_bool load_stop;
+
+static void *pinned_mapper(void *arg)
+{
+	long n = 0;
+
+	(void)arg;
+	while (!atomic_load(&load_stop)) {
+		char *p;
+
+		/* Re-pin now and then: offlining the CPU breaks the affinity. */
+		if (n++ % 16 == 0) {
+			cpu_set_t set;
+
+			CPU_ZERO(&set);
+			CPU_SET(LOAD_CPU, &set);
+			sched_setaffinity(0, sizeof(set), &set);
+		}
+		p = mmap(NULL, REGION, PROT_READ | PROT_WRITE,
+			 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		if (p == MAP_FAILED)
+			continue;
+		p[0] = 1;
+		p[REGION / 2] = 1;
+		munmap(p, REGION);
+		atomic_fetch_add(&munmaps, 1);
+	}
+	return NULL;
+}
+
+static pthread_t load_start(void)
+{
+	pthread_t th;
+
+	atomic_store(&load_stop, false);
+	pthread_create(&th, NULL, pinned_mapper, NULL);
+	return th;
+}
+
+static void load_end(pthread_t th)
+{
+	atomic_store(&load_stop, true);
+	pthread_join(th, NULL);
+}
+
+/* Tables per call_rcu() for @seconds of pinned munmaps under @batching. */
+static double tables_per_call_rcu(const char *batching, int seconds, long *calls)
+{
+	long rcu0, bat0;
+	pthread_t th;
+
+	write_file(SYSCTL "table_free_rcu_batch", batching);
+	rcu0 = expsync_stat("table_free_rcu");
+	bat0 = expsync_stat("table_free_rcu_batches");
+	th = load_start();
+	sleep(seconds);
+	load_end(th);
+	*calls = expsync_stat("table_free_rcu_batches") - bat0;
+	return *calls ? (double)(expsync_stat("table_free_rcu") - rcu0) / *calls : 0;
+}
+
+/* Milliseconds until table_free_waiting is 0, or -1 after WAIT_MS. */
+static long wait_drained(void)
+{
+	long ms;
+
+	for (ms = 0; ms <= WAIT_MS; ms += 5) {
+		if (expsync_stat("table_free_waiting") == 0)
+			return ms;
+		usleep(5000);
+	}
+	return -1;
+}
+
+/* Record expsync_table_free_rcu events with why == @why only. */
+static bool trace_start(const char *why)
+{
+	char filter[64];
+	int fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	snprintf(filter, sizeof(filter), "why == \"%s\"", why);
+	return write_file(TF_EVENT "filter", filter) &&
+	       write_file(TF_EVENT "enable", "1") &&
+	       write_file(TRACING "tracing_on", "1");
+}
+
+/* Stop recording; the number of events recorded, or -1. */
+static long trace_stop(void)
+{
+	char line[512];
+	long n = 0;
+	FILE *f;
+
+	write_file(TF_EVENT "enable", "0");
+	write_file(TF_EVENT "filter", "0");
+	f = fopen(TRACING "trace", "r");
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		n += line[0] != '#' && strstr(line, "expsync_table_free_rcu:") != NULL;
+	fclose(f);
+	return n;
+}
+
+static void test_batching_and_bound(void)
+{
+	long calls_pcp, calls_gather, ms;
+	double pcp, gather;
+
+	write_file(SYSCTL "table_free", "rcu");
+	pcp = tables_per_call_rcu("percpu", 3, &calls_pcp);
+	/* Before any switch: a switch to gather would flush the batch. */
+	ms = wait_drained();
+	gather = tables_per_call_rcu("gather", 3, &calls_gather);
+	ksft_print_msg("tables per call_rcu(): percpu %.1f (%ld calls), gather %.1f (%ld calls)\n",
+		       pcp, calls_pcp, gather, calls_gather);
+	ksft_test_result(calls_pcp > 0 && calls_gather > 0 && pcp >= 4 * gather,
+			 "per-CPU batching: >= 4x the tables per call_rcu() of per-gather\n");
+	ksft_test_result(ms >= 0, "pending tables freed %ld ms after the last munmap (bound %d ms)\n",
+			 ms, WAIT_MS);
+	write_file(SYSCTL "table_free_rcu_batch", "percpu");
+}
+
+static void test_pressure(void)
+{
+	long events, i;
+	pthread_t th;
+
+	if (!trace_start("pressure")) {
+		ksft_test_result_fail("shrinker: cannot trace through " TRACING "\n");
+		return;
+	}
+	th = load_start();
+	for (i = 0; i < 50; i++) {
+		usleep(20 * 1000);
+		write_file("/proc/sys/vm/drop_caches", "2");
+	}
+	load_end(th);
+	events = trace_stop();
+	ksft_test_result(events > 0 && wait_drained() >= 0,
+			 "shrinker: drop_caches handed pending tables to RCU %ld times\n", events);
+}
+
+static void test_hotplug(void)
+{
+	char path[64];
+	long events, i;
+	bool ok = true;
+	pthread_t th;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", LOAD_CPU);
+	if (!trace_start("hotplug")) {
+		ksft_test_result_fail("hotplug: cannot trace through " TRACING "\n");
+		return;
+	}
+	th = load_start();
+	for (i = 0; i < 5; i++) {
+		usleep(200 * 1000);
+		ok &= write_file(path, "0");
+		usleep(50 * 1000);
+		ok &= write_file(path, "1");
+	}
+	load_end(th);
+	events = trace_stop();
+	ksft_test_result(ok && events > 0 && wait_drained() >= 0,
+			 "hotplug: offlining CPU %d handed its pending tables to RCU %ld times%s\n",
+			 LOAD_CPU, events, ok ? "" : " (offline/online failed)");
+}
+
 int main(int argc, char **argv)
 {
 	int seconds = argc > 1 ? atoi(argv[1]) : 10;
@@ -131,16 +322,20 @@ int main(int argc, char **argv)
 	int i, n = 0;
 
 	ksft_print_header();
+	/* make check requires this test: a missing precondition fails it. */
 	if (geteuid())
-		ksft_exit_skip("must run as root\n");
+		ksft_exit_fail_msg("must run as root\n");
 	if (!read_str(SYSCTL "table_free", mode, sizeof(mode)) ||
 	    !read_str(SYSCTL "table_free_rcu_batch", batch, sizeof(batch)))
-		ksft_exit_skip("no kernel.expsync.table_free (CONFIG_EXPSYNC_TABLE_FREE=n)\n");
+		ksft_exit_fail_msg("no kernel.expsync.table_free (CONFIG_EXPSYNC_TABLE_FREE=n)\n");
 	if (access(GUP_TEST, R_OK))
-		ksft_exit_skip("no " GUP_TEST " (CONFIG_GUP_TEST=n)\n");
+		ksft_exit_fail_msg("no " GUP_TEST " (CONFIG_GUP_TEST=n)\n");
+	if (sysconf(_SC_NPROCESSORS_ONLN) < 2)
+		ksft_exit_fail_msg("needs 2 CPUs\n");
+	/* Native TLB flush IPIs here (QEMU TCG, no paravirt flush). */
 	if (!write_file(SYSCTL "table_free", "immediate"))
-		ksft_exit_skip("table_free=immediate refused here (paravirt TLB flush)\n");
-	ksft_set_plan(3);
+		ksft_exit_fail_msg("table_free=immediate refused: not a native-flush machine\n");
+	ksft_set_plan(7);
 
 	imm0 = expsync_stat("table_free_immediate");
 	rcu0 = expsync_stat("table_free_rcu");
@@ -172,5 +367,11 @@ int main(int argc, char **argv)
 			 "mappers, GUP-fast walkers and the flipper all ran\n");
 	ksft_test_result(imm > 0 && rcu > 0, "both free paths were used\n");
 	ksft_test_result(bat > 0 && bat < rcu, "RCU batches held more than one table\n");
+
+	test_batching_and_bound();
+	test_pressure();
+	test_hotplug();
+	write_file(SYSCTL "table_free", mode);
+	write_file(SYSCTL "table_free_rcu_batch", batch);
 	ksft_finished();
 }
