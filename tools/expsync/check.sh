@@ -13,7 +13,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$top"
-SECTIONS="static kunit membarrier sysctl table_free rseq vmstat matrix noexpsync fastpath"
+SECTIONS="static kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync fastpath"
 only=${ONLY:-$SECTIONS}
 for s in $only; do
 	[[ " $SECTIONS " == *" $s "* ]] ||
@@ -187,6 +187,21 @@ if want vmstat; then
 	grep -E '^# # vmstat_drain' "$out/vmstat-noisol.log" | sed 's/^/      /'
 	ksft_results "$out/vmstat-noisol.log" "not isolated"
 	no_results vmstat
+fi
+
+# --- Hostile input and faults: trinity, knob flipping, CPU hotplug -----------
+if want stress; then
+	step "boot: trinity while every knob flips, CPU hotplug under load (SMP=2)"
+	count_from stress
+	vm stress --smp 2 --timeout 900 --append "kunit.enable=0" -- \
+		"$ksft/run_kselftest.sh -t expsync:stress_fuzz_hotplug.sh" > "$out/stress.log" 2>&1
+	vmrc=$?
+	case $vmrc in 124|125|126)
+		tail -n 30 "$out/stress.log"; result FAIL "vm: stress boot" "status $vmrc" ;;
+	esac
+	grep -E '^# (ok|not ok) ' "$out/stress.log" | sed 's/^# /      /'
+	ksft_results "$out/stress.log"
+	no_results stress
 fi
 
 # --- Boot matrix ---------------------------------------------------------------

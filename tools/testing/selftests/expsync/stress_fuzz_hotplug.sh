@@ -1,0 +1,122 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Hostile input and faults against every expsync knob at once:
+#  1. trinity fuzzes membarrier, mmap, munmap, madvise and mprotect for
+#     FUZZ_SECONDS (default 60) while a flipper writes every word of
+#     every kernel.expsync knob, in a loop;
+#  2. CPU hotplug: CPU 1 goes offline and online HOTPLUG_ROUNDS times
+#     (default 20) while a munmap load frees page tables (table_free=rcu,
+#     per-CPU batches pending) and CPU 1 is in the vmstat_drain set under
+#     user-return.
+# Then: no page-table batch is left waiting, and a vmstat_drain_now
+# leaves no CPU with differentials.  A kernel splat (lockdep, KASAN,
+# DEBUG_VM, ...) fails the VM run that runs this.
+here=$(cd "$(dirname "$0")" && pwd)
+sysctl=/proc/sys/kernel/expsync
+stats=/sys/kernel/debug/expsync/stats
+fuzz=${FUZZ_SECONDS:-60}
+rounds=${HOTPLUG_ROUNDS:-20}
+online=/sys/devices/system/cpu/cpu1/online
+
+echo "TAP version 13"
+fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
+[ "$(id -u)" = 0 ] || fatal "must run as root"
+[ -d $sysctl ] || fatal "no $sysctl"
+command -v trinity >/dev/null || fatal "no trinity in the guest (Debian package trinity)"
+[ -w $online ] || fatal "CPU 1 cannot be offlined (no $online)"
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
+echo "1..4"
+fail=0
+
+# Every word of every word knob, from the kernel's own table.
+declare -A saved
+words=()
+while read -r name rest; do
+	name=${name%:}
+	case "$rest" in "<"*) continue ;; esac
+	saved[$name]=$(cat $sysctl/$name)
+	for w in $rest; do
+		w=${w#[}; w=${w%]}
+		words+=("$name=$w")
+	done
+done < /sys/kernel/debug/expsync/knobs
+
+flipper() {
+	local i=0 kw
+	while :; do
+		kw=${words[$((i % ${#words[@]}))]}
+		echo "${kw#*=}" > "$sysctl/${kw%%=*}" 2>/dev/null
+		[ $((i % 7)) = 0 ] && echo "0-1" > $sysctl/vmstat_drain_cpus 2>/dev/null
+		[ $((i % 11)) = 0 ] && echo 1 > $sysctl/vmstat_drain_now 2>/dev/null
+		[ $((i % 13)) = 0 ] && echo 1 > $sysctl/vmstat_drain_cpus 2>/dev/null
+		i=$((i + 1))
+		sleep 0.01
+	done
+}
+
+restore() {
+	local k
+	for k in "${!saved[@]}"; do
+		echo "${saved[$k]}" > "$sysctl/$k"
+	done
+}
+
+# 1. trinity + the flipper.
+dir=$(mktemp -d)
+flipper & fpid=$!
+(cd "$dir" && timeout -k 10 "$fuzz" trinity --dangerous -q -l off -C 4 \
+	-c membarrier -c mmap -c munmap -c madvise -c mprotect) > "$dir/trinity.log" 2>&1
+trc=$?
+kill $fpid; wait $fpid 2>/dev/null
+restore
+calls=$(grep -Eo '[0-9]+ iterations' "$dir/trinity.log" | tail -n1 | cut -d' ' -f1)
+grep -E 'iterations|taint|WARN|Bail' "$dir/trinity.log" | tail -n 3 | sed 's/^/# /'
+# timeout's 124 is the normal end; trinity stops early on a taint.
+if [ $trc = 124 ] && [ "${calls:-0}" -gt 0 ] && [ "$(cat /proc/sys/kernel/tainted)" = 0 ]; then
+	echo "ok 1 trinity ${fuzz}s on membarrier/mmap/munmap/madvise/mprotect while $((${#words[@]})) knob words flipped: $calls syscalls, kernel not tainted"
+else
+	echo "not ok 1 trinity run (status $trc, ${calls:-no} syscalls, tainted $(cat /proc/sys/kernel/tainted))"
+	fail=1
+fi
+rm -rf "$dir"
+
+# 2. hotplug under page-table freeing and an active vmstat set.
+echo rcu > $sysctl/table_free
+echo percpu > $sysctl/table_free_rcu_batch
+echo 1 > $sysctl/vmstat_drain_cpus
+echo user-return > $sysctl/vmstat_drain
+taskset -c 1 "$here/table_free_bench" munmap 1000000 > /dev/null 2>&1 & lpid=$!
+ok=1
+for i in $(seq 1 "$rounds"); do
+	sleep 0.1
+	echo 0 > $online || ok=0
+	sleep 0.05
+	echo 1 > $online || ok=0
+done
+kill $lpid; wait $lpid 2>/dev/null
+[ $ok = 1 ] && echo "ok 2 CPU 1 offline/online x$rounds under munmap and user-return" ||
+	{ echo "not ok 2 CPU 1 offline/online x$rounds failed"; fail=1; }
+
+# 3. No table lost: every table handed to the batches was freed.
+waiting=
+for i in $(seq 1 100); do
+	waiting=$(stat_of table_free_waiting)
+	[ "$waiting" = 0 ] && break
+	sleep 0.02
+done
+[ "$waiting" = 0 ] && echo "ok 3 no page-table page left waiting after hotplug" ||
+	{ echo "not ok 3 $waiting page-table pages still waiting 2 s after the load"; fail=1; }
+
+# 4. No stale counters: a drain leaves every CPU's differentials at 0.
+exact=0
+for i in 1 2 3 4 5; do
+	echo 1 > $sysctl/vmstat_drain_now
+	grep -qx "cpus_with_diffs 0" /sys/kernel/debug/expsync/vmstat_last_drain && exact=1 && break
+	sleep 0.2
+done
+sed 's/^/# /' /sys/kernel/debug/expsync/vmstat_last_drain
+[ $exact = 1 ] && echo "ok 4 counters exact after a drain" ||
+	{ echo "not ok 4 CPUs still hold differentials after 5 drains"; fail=1; }
+restore
+exit $fail
