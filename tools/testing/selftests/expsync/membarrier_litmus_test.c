@@ -14,6 +14,15 @@
  * compiler barrier instead of membarrier() shows how often the forbidden
  * outcome appears when nothing forbids it.
  *
+ * What it can and cannot see: this is a smoke test.  It sees a command
+ * that breaks ordering in the kernel's own code paths, or one that
+ * fails, but not a membarrier() that sends no IPI at all: a system call
+ * that long drains the slow thread's store buffer anyway, and the fast
+ * thread's window is tiny under QEMU TCG.  The control is informative
+ * only (TCG may show the outcome rarely or never).  Delivery of the IPIs
+ * to every target CPU is proven by membarrier_delivery.sh, which counts
+ * them on the targets with the kernel's irq_vectors tracepoints.
+ *
  * Built as membarrier_nomem_test with -DNOMEM: the slow thread then runs
  * with fault injection failing every slab and page allocation it makes
  * (failslab and fail_page_alloc, task-filtered by make-it-fail), does
