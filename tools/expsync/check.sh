@@ -102,7 +102,9 @@ ksft=$top/build/obj-test/kselftest/kselftest_install
 # FAIL, with the reason it gave (the "# SKIP ..." line of that test).
 ksft_results() {	# ksft_results LOG [LABEL]
 	local log=$1 label=${2:+ ($2)} n=0 plan line name why
-	plan=$(grep -m1 -E '^1\.\.[0-9]+$' "$log" | cut -d. -f3)
+	# run_kselftest.sh prints one plan per collection (-c, or the
+	# collections of the -t tests): their sum.
+	plan=$(awk -F. '/^1\.\.[0-9]+$/ { n += $3; seen = 1 } END { if (seen) print n }' "$log")
 	while IFS= read -r line; do
 		n=$((n + 1))
 		name=$(sed -E 's/^(not )?ok [0-9]+ selftests: //; s/ # .*//' <<<"$line")

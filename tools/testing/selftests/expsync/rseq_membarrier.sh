@@ -25,7 +25,8 @@ for t in "-T r" "-T b -M" "-T m -M"; do
 	n=$((n + 1))
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2086 # $t is a list of options
-	if "$pt" $t -r "$reps" -t "$threads" > /tmp/rseq_membarrier.$$ 2>&1; then
+	if LD_LIBRARY_PATH=$here/../rseq "$pt" $t -r "$reps" -t "$threads" \
+		> /tmp/rseq_membarrier.$$ 2>&1; then
 		echo "ok $n param_test $t -r $reps -t $threads" \
 			"($(( ($(date +%s%N) - t0) / 1000000 )) ms)"
 	else
