@@ -50,7 +50,8 @@ int main(int argc, char **argv)
 	double ns;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: %s THREADS CALLS [private|global|sync_core|rseq]\n", argv[0]);
+		fprintf(stderr, "usage: %s THREADS CALLS [private|global|sync_core|rseq]\n",
+			argv[0]);
 		return 2;
 	}
 	threads = atol(argv[1]);

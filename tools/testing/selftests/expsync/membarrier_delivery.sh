@@ -66,6 +66,9 @@ count() {
 	rm -f "$out"
 }
 
+# per_cpu: the counts of the target CPUs on one line
+per_cpu() { awk '$1 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }'; }
+
 # max COLUMN: the largest count of that column over the target CPUs (lines
 # of CPU 0, the caller, left out)
 max() { awk -v k="$1" '$1 != 0 && $k > m { m = $k } END { print m + 0 }'; }
@@ -80,7 +83,7 @@ for cmd in $cmds; do
 	[ "$(max 2 <<<"$base")" = 0 ] || fatal "${handler[$cmd]} ran with 0 calls: $base"
 	bases+="$base"$'\n'
 	echo "# $cmd: 0-call baseline on the targets (${handler[$cmd]}, call_function," \
-		"call_function_single):$(awk '$1 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }' <<<"$base")"
+		"call_function_single):$(per_cpu <<<"$base")"
 done
 sf=$((2 * $(max 3 <<<"$bases") + 2))
 ss=$((2 * $(max 4 <<<"$bases") + 2))
@@ -107,9 +110,10 @@ for strategy in many single; do
 			END { if (t != nt) printf " targets=%d", t }' <<<"$got")
 		echo "# membarrier_ipi=$strategy $cmd, $calls calls, per target CPU" \
 			"(${handler[$cmd]}, call_function, call_function_single):" \
-			"$(awk '$1 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }' <<<"$got")"
+			"$(per_cpu <<<"$got")"
 		if [ -n "$got" ] && [ -z "$bad" ]; then
-			echo "ok $n membarrier_ipi=$strategy $cmd: ${handler[$cmd]} ran on each target once a call, by the strategy's vector"
+			echo "ok $n membarrier_ipi=$strategy $cmd: ${handler[$cmd]} ran on each" \
+				"target once a call, by the strategy's vector"
 		else
 			echo "not ok $n membarrier_ipi=$strategy $cmd: off:${bad:- no counts}"
 			fail=1

@@ -74,9 +74,11 @@ calls=$(grep -Eo '[0-9]+ iterations' "$dir/trinity.log" | tail -n1 | cut -d' ' -
 grep -E 'iterations|taint|WARN|Bail' "$dir/trinity.log" | tail -n 3 | sed 's/^/# /'
 # timeout's 124 is the normal end; trinity stops early on a taint.
 if [ $trc = 124 ] && [ "${calls:-0}" -gt 0 ] && [ "$(cat /proc/sys/kernel/tainted)" = 0 ]; then
-	echo "ok 1 trinity ${fuzz}s on membarrier/mmap/munmap/madvise/mprotect while $((${#words[@]})) knob words flipped: $calls syscalls, kernel not tainted"
+	echo "ok 1 trinity ${fuzz}s on membarrier/mmap/munmap/madvise/mprotect" \
+		"while ${#words[@]} knob words flipped: $calls syscalls, kernel not tainted"
 else
-	echo "not ok 1 trinity run (status $trc, ${calls:-no} syscalls, tainted $(cat /proc/sys/kernel/tainted))"
+	echo "not ok 1 trinity run (status $trc, ${calls:-no} syscalls," \
+		"tainted $(cat /proc/sys/kernel/tainted))"
 	fail=1
 fi
 rm -rf "$dir"

@@ -246,7 +246,7 @@ static long trace_stop(void)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f))
-		n += line[0] != '#' && strstr(line, "expsync_table_free_rcu:") != NULL;
+		n += line[0] != '#' && strstr(line, "expsync_table_free_rcu:");
 	fclose(f);
 	return n;
 }
@@ -265,7 +265,8 @@ static void test_batching_and_bound(void)
 		       pcp, calls_pcp, gather, calls_gather);
 	ksft_test_result(calls_pcp > 0 && calls_gather > 0 && pcp >= 4 * gather,
 			 "per-CPU batching: >= 4x the tables per call_rcu() of per-gather\n");
-	ksft_test_result(ms >= 0, "pending tables freed %ld ms after the last munmap (bound %d ms)\n",
+	ksft_test_result(ms >= 0,
+			 "pending tables freed %ld ms after the last munmap (bound %d ms)\n",
 			 ms, WAIT_MS);
 	write_file(SYSCTL "table_free_rcu_batch", "percpu");
 }

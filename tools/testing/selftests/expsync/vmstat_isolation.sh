@@ -41,7 +41,11 @@ def cpus(t):
 sys.exit(0 if int(sys.argv[2]) in cpus(open(sys.argv[1]).read()) else 1)' "$l" "$cpu" 2>/dev/null &&
 		isolated=1
 done
-echo "# CPU $cpu is $([ $isolated = 1 ] || echo "not ")isolated (6.12's shepherd $([ $isolated = 1 ] && echo skips || echo visits) it)"
+if [ $isolated = 1 ]; then
+	echo "# CPU $cpu is isolated (6.12's shepherd skips it)"
+else
+	echo "# CPU $cpu is not isolated (6.12's shepherd visits it)"
+fi
 
 orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
 echo "1..2"
@@ -65,7 +69,8 @@ for policy in user-return periodic; do
 	if [ "$policy" = user-return ]; then
 		ok=$([ "${work:-1}" = 0 ] && [ "${samples:-0}" -ge 50 ] &&
 			[ "${nonzero:-1}" = 0 ] && [ "$ur" -gt 0 ] && echo 1)
-		what="no vmstat work on CPU $cpu, counters exact in user mode, folded on return to user"
+		what="no vmstat work on CPU $cpu, counters exact in user mode,"
+		what+=" folded on return to user"
 	elif [ $isolated = 1 ]; then
 		ok=$([ "${samples:-0}" -ge 50 ] &&
 			{ [ "${nonzero:-0}" -gt 0 ] || [ "${work:-0}" -gt 0 ]; } && echo 1)

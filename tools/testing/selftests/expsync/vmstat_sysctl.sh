@@ -103,7 +103,8 @@ if command -v perf >/dev/null; then
 	online=$(grep -c '^processor' /proc/cpuinfo)
 	skipped=$(awk '$1 == "skipped" { print $2 }' $last)
 	ns=$(awk '$1 == "ns" { print $2 }' $last)
-	echo "# 5 drains: ${works:-?} fold work items on $online online CPUs (skipped $skipped); last took ${ns} ns"
+	echo "# 5 drains: ${works:-?} fold work items on $online online CPUs" \
+		"(skipped $skipped); last took ${ns} ns"
 	[ "${works:-x}" = $((5 * online)) ] && [ "$skipped" = 0 ] &&
 		echo "ok 5 drain-now folds on every online CPU" ||
 		{ echo "not ok 5 drain-now folds on every online CPU"; fail=1; }
