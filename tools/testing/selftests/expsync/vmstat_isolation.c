@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * vmstat_isolation CPU SECONDS
+ * vmstat_isolation CPU SECONDS [MIN_SAMPLES]
  *
  * A child pinned to CPU alternates between a batch of counter-changing
  * syscalls (mmap, touch, munmap: NR_ANON_MAPPED, NR_FREE_PAGES, ...)
@@ -8,6 +8,10 @@
  * while it spins.  The parent, on another CPU, samples CPU's vmstat
  * differentials (/sys/kernel/debug/expsync/vmstat_diffs) during each
  * spin and keeps the samples where the sequence did not move.
+ *
+ * It runs SECONDS, and longer (up to 6 times as long) until it has
+ * MIN_SAMPLES samples (default 0), so that a loaded host does not leave
+ * the test without power.
  *
  * Prints "samples N nonzero M max K rounds R": under vmstat_drain =
  * user-return every sample must be 0; under periodic the isolated CPU
@@ -119,9 +123,9 @@ static int cost(int cpu, long n)
 
 int main(int argc, char **argv)
 {
-	long samples = 0, nonzero = 0, max = 0;
+	long samples = 0, nonzero = 0, max = 0, min_samples;
 	struct shared *sh;
-	double end;
+	double end, cap;
 	pid_t pid;
 	int cpu;
 
@@ -129,6 +133,8 @@ int main(int argc, char **argv)
 		return cost(atoi(argv[2]), atol(argv[3]));
 	cpu = argc > 1 ? atoi(argv[1]) : 1;
 	end = now() + (argc > 2 ? atof(argv[2]) : 10);
+	cap = now() + 6 * (argc > 2 ? atof(argv[2]) : 10);
+	min_samples = argc > 3 ? atol(argv[3]) : 0;
 
 	if (access(DIFFS, R_OK)) {
 		fprintf(stderr, "no %s\n", DIFFS);
@@ -142,7 +148,7 @@ int main(int argc, char **argv)
 	if (!pid)
 		child(sh, cpu);
 	pin_to_cpu(cpu ? 0 : 1);
-	while (now() < end) {
+	while (now() < end || (samples < min_samples && now() < cap)) {
 		long s1 = atomic_load(&sh->seq), s2;
 		int d;
 

@@ -58,7 +58,7 @@ for policy in user-return periodic; do
 	out=$(mktemp)
 	perf stat -x, -o "$out" -C $cpu -e workqueue:workqueue_execute_start \
 		--filter 'function.function == vmstat_update' -- \
-		"$here/vmstat_isolation" $cpu "$seconds" > "$out.load" 2>/dev/null
+		"$here/vmstat_isolation" $cpu "$seconds" 60 > "$out.load" 2>/dev/null
 	work=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out")
 	read -r _ samples _ nonzero _ max _ rounds < "$out.load"
 	rm -f "$out" "$out.load"
