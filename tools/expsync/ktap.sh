@@ -5,7 +5,7 @@
 # test case whose KTAP result is in the kernel console log, and a FAIL
 # line for each suite whose plan ("1..N") does not match the results
 # seen, or for a top-level plan that does not match the suites seen.
-sed -E 's/^\[ *[0-9]+\.[0-9]+\] //' "$1" | awk '
+sed -E 's/\r$//; s/^\[ *[0-9]+\.[0-9]+\] //' "$1" | awk '
 	function close_suite() {
 		if (suite != "" && plan != "" && cases != plan)
 			print "FAIL", suite ".plan (1.." plan " but " cases " results)"
