@@ -14,7 +14,8 @@
  * Then, with table_free=rcu and no flipping, one mapper on CPU 1:
  *  - batching: per-CPU batching puts at least 4 times as many tables in
  *    each call_rcu() as 6.12's one call_rcu() per gather, on the same
- *    load (about 2 tables per munmap here);
+ *    load (2.0 against 21.6 measured here, TCG, test kernel), and at
+ *    most one page of pointers (509);
  *  - time bound: once the mapper stops, table_free_waiting (tables not
  *    yet freed) drains to 0 within WAIT_MS, the 10 ms batch timer plus
  *    grace periods; without the timer the leftover batch would wait for
@@ -263,8 +264,9 @@ static void test_batching_and_bound(void)
 	gather = tables_per_call_rcu("gather", 3, &calls_gather);
 	ksft_print_msg("tables per call_rcu(): percpu %.1f (%ld calls), gather %.1f (%ld calls)\n",
 		       pcp, calls_pcp, gather, calls_gather);
-	ksft_test_result(calls_pcp > 0 && calls_gather > 0 && pcp >= 4 * gather,
-			 "per-CPU batching: >= 4x the tables per call_rcu() of per-gather\n");
+	/* A batch is one page of pointers: at most 509 tables per call_rcu(). */
+	ksft_test_result(calls_pcp > 0 && calls_gather > 0 && pcp >= 4 * gather && pcp <= 509,
+			 "per-CPU batching: 4x the tables per call_rcu() of per-gather, up to 509\n");
 	ksft_test_result(ms >= 0,
 			 "pending tables freed %ld ms after the last munmap (bound %d ms)\n",
 			 ms, WAIT_MS);
