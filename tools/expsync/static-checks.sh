@@ -21,7 +21,7 @@ for p in $(cat patches/series); do
 		echo "PASS|checkpatch: patches/$p|"
 	else
 		cat /tmp/expsync-cp.log
-		echo "FAIL|checkpatch: patches/$p|see build/check/static.log"
+		echo "FAIL|checkpatch: patches/$p|see static.log in the check logs"
 	fi
 done
 
@@ -41,7 +41,7 @@ for f in $new_files; do
 		echo "PASS|checkpatch: $f|"
 	else
 		cat /tmp/expsync-cp.log
-		echo "FAIL|checkpatch: $f|see build/check/static.log"
+		echo "FAIL|checkpatch: $f|see static.log in the check logs"
 	fi
 	case "$f" in
 	*.c|*.h)
@@ -51,7 +51,7 @@ for f in $new_files; do
 			echo "PASS|kernel-doc: $f|"
 		else
 			cat /tmp/expsync-kd.log
-			echo "FAIL|kernel-doc: $f|see build/check/static.log"
+			echo "FAIL|kernel-doc: $f|see static.log in the check logs"
 		fi ;;
 	esac
 done

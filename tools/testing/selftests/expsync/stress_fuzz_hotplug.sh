@@ -74,13 +74,17 @@ flipper & fpid=$!
 end=$(($(date +%s) + fuzz))
 calls=0 runs=0 crashes=0
 while [ "$(date +%s)" -lt $end ]; do
-	(cd "$dir" && timeout -k 5 $((end - $(date +%s) + 1)) trinity -X -q -l off -C 4 -N 5000 \
+	(cd "$dir" && timeout -k 5 $((end - $(date +%s) + 1)) \
+		trinity -X -q -l off -C 4 -N 5000 \
 		-c membarrier -c mmap -c munmap -c madvise -c mprotect) > "$dir/trinity.log" 2>&1
 	trc=$?
 	runs=$((runs + 1))
 	n=$(sed -n 's/.*Ran \([0-9]*\) syscalls.*/\1/p' "$dir/trinity.log" | tail -n1)
 	calls=$((calls + ${n:-0}))
-	case $trc in 0|124) ;; *) crashes=$((crashes + 1)); tail -n 2 "$dir/trinity.log" | sed 's/^/# /' ;; esac
+	case $trc in
+	0|124) ;;
+	*) crashes=$((crashes + 1)); tail -n 2 "$dir/trinity.log" | sed 's/^/# /' ;;
+	esac
 done
 kill $fpid; wait $fpid 2>/dev/null
 restore
