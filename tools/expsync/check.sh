@@ -144,6 +144,12 @@ if want kunit || [ -n "$tests" ]; then
 	kparam=; want kunit || kparam=kunit.enable=0
 	cmd=true
 	[ -n "$tests" ] && cmd="$ksft/run_kselftest.sh$tests"
+	if [ -n "$tests" ] && [ -n "${CHECK_FAIL_FAST:-}" ]; then
+		# make mutants: one test at a time, stop after the first that
+		# fails (its verdict is all a mutant needs).
+		cmd="r() { $ksft/run_kselftest.sh \"\$@\" > /tmp/ksft.log 2>&1; cat /tmp/ksft.log; ! grep -q '^not ok' /tmp/ksft.log; }"
+		cmd+=$'\n'"true$(sed -E 's/ -([tc]) / \&\& r -\1 /g' <<<"$tests")"
+	fi
 	vm main --smp 4 --timeout 2400 --append "$kparam" -- "$cmd" > "$out/kselftest.log" 2>&1
 	vmrc=$?
 	cp "build/vm/$vmprefix-main/console.log" "$out/console-main.log" 2>/dev/null

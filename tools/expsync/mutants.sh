@@ -50,7 +50,7 @@ for p in tools/expsync/mutants/*.patch; do
 		echo "mutant $name: does not build (see $log/build.log)"
 		broken=$((broken + 1))
 	else
-		CHECK_KERNEL_OBJ=$mobj CHECK_OUT=$log/check CHECK_VM_PREFIX=mutant \
+		CHECK_KERNEL_OBJ=$mobj CHECK_OUT=$log/check CHECK_VM_PREFIX=mutant CHECK_FAIL_FAST=1 \
 			ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
 		rc=$?
 		first=$(grep -m1 '^FAIL' "$log/check.log" | sed -E 's/^FAIL +//')
