@@ -89,9 +89,8 @@ for try in 1 2 3 4 5; do
 done
 sed 's/^/# /' $last
 echo "# $exact of 5 drains left every counter exact; $had of 5 had differentials before"
-[ $exact -ge 1 ] && [ $had = 5 ] &&
-	echo "ok 4 drains of real differentials leave every counter exact ($exact of 5)" ||
-	{ echo "not ok 4 drains of real differentials leave every counter exact ($exact of 5)"; fail=1; }
+what="drains of real differentials leave every counter exact ($exact of 5)"
+[ $exact -ge 1 ] && [ $had = 5 ] && echo "ok 4 $what" || { echo "not ok 4 $what"; fail=1; }
 
 # Every drain folds on every online CPU not skipped (none is skipped here:
 # no CPU of the set runs user code): count the fold work items executed,
