@@ -54,6 +54,9 @@ for p in tools/expsync/mutants/*.patch; do
 			ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
 		rc=$?
 		first=$(grep -m1 '^FAIL' "$log/check.log" | sed -E 's/^FAIL +//')
+		# A test that ran out of time is not the same evidence as an
+		# assertion that failed: say so.
+		grep -qs 'TIMEOUT' "$log"/check/*.log && first+=" (a test TIMED OUT)"
 		if [ $rc -ne 0 ] && [ -n "$first" ]; then
 			echo "mutant $name: killed by $first  [$section, $(($(date +%s) - t1))s]"
 			killed=$((killed + 1))
