@@ -188,6 +188,9 @@ if want vmstat; then
 
 	# CPU 1 in the set but not isolated: 6.12's shepherd visits it, so
 	# user-return must be what keeps vmstat work off it.
+	if [ -n "${CHECK_FAIL_FAST:-}" ] && [ "$failed" -gt 0 ]; then
+		finish
+	fi
 	step "boot: vmstat, CPU 1 in the set, not isolated (SMP=2)"
 	vm vmstat-noisol --smp 2 --timeout 900 \
 		--append "kunit.enable=0 expsync.vmstat_drain=user-return expsync.vmstat_drain_cpus=1" -- \
