@@ -64,6 +64,15 @@ vm() {		# vm NAME [vm-run.sh options] -- CMD
 		--name "$vmprefix-$name" "$@"
 }
 
+# vm_status STATUS LABEL LOG [DETAIL]: a guest that timed out (124), died
+# (125) or splatted (126) is a FAIL of its own, whatever its tests said.
+vm_status() {
+	case $1 in 124|125|126)
+		tail -n 30 "$3"
+		result FAIL "vm: $2" "status $1${4:+, $4}" ;;
+	esac
+}
+
 # --- Build -------------------------------------------------------------------
 step "build the test kernel"
 if [ -n "${CHECK_KERNEL_OBJ:-}" ]; then
@@ -153,10 +162,7 @@ if want kunit || [ -n "$tests" ]; then
 	vm main --smp 4 --timeout 2400 --append "$kparam" -- "$cmd" > "$out/kselftest.log" 2>&1
 	vmrc=$?
 	cp "build/vm/$vmprefix-main/console.log" "$out/console-main.log" 2>/dev/null
-	case $vmrc in 124|125|126)
-		tail -n 30 "$out/kselftest.log"
-		result FAIL "vm: main boot" "status $vmrc, $out/console-main.log" ;;
-	esac
+	vm_status $vmrc "main boot" "$out/kselftest.log" "$out/console-main.log"
 	if want kunit; then
 		# KUnit: KTAP in the console, one line per test case, each
 		# suite's plan checked (ktap.sh prints a FAIL line otherwise).
@@ -179,10 +185,7 @@ if want vmstat; then
 		--append "kunit.enable=0 nohz_full=1 isolcpus=1 expsync.vmstat_drain=user-return" -- \
 		"$ksft/run_kselftest.sh -t expsync:vmstat_isolation.sh -t expsync:vmstat_sysctl.sh" \
 		> "$out/vmstat.log" 2>&1
-	vmrc=$?
-	case $vmrc in 124|125|126)
-		tail -n 30 "$out/vmstat.log"; result FAIL "vm: vmstat boot" "status $vmrc" ;;
-	esac
+	vm_status $? "vmstat boot" "$out/vmstat.log"
 	grep -E '^# # (vmstat_drain|cpus|skipped|sum|ns|[0-9]+ (of|drains))' "$out/vmstat.log" | sed 's/^/      /'
 	ksft_results "$out/vmstat.log" "nohz_full=1"
 
@@ -196,10 +199,7 @@ if want vmstat; then
 		--append "kunit.enable=0 expsync.vmstat_drain=user-return expsync.vmstat_drain_cpus=1" -- \
 		"SECONDS_PER_POLICY=20 $ksft/run_kselftest.sh -t expsync:vmstat_isolation.sh" \
 		> "$out/vmstat-noisol.log" 2>&1
-	vmrc=$?
-	case $vmrc in 124|125|126)
-		tail -n 30 "$out/vmstat-noisol.log"; result FAIL "vm: vmstat-noisol boot" "status $vmrc" ;;
-	esac
+	vm_status $? "vmstat-noisol boot" "$out/vmstat-noisol.log"
 	grep -E '^# # vmstat_drain' "$out/vmstat-noisol.log" | sed 's/^/      /'
 	ksft_results "$out/vmstat-noisol.log" "not isolated"
 	no_results vmstat
@@ -211,10 +211,7 @@ if want stress; then
 	count_from stress
 	vm stress --smp 2 --timeout 900 --append "kunit.enable=0" -- \
 		"$ksft/run_kselftest.sh -t expsync:stress_fuzz_hotplug.sh" > "$out/stress.log" 2>&1
-	vmrc=$?
-	case $vmrc in 124|125|126)
-		tail -n 30 "$out/stress.log"; result FAIL "vm: stress boot" "status $vmrc" ;;
-	esac
+	vm_status $? "stress boot" "$out/stress.log"
 	grep -E '^# (ok|not ok) ' "$out/stress.log" | sed 's/^# /      /'
 	ksft_results "$out/stress.log"
 	no_results stress
