@@ -17,6 +17,7 @@ KIMAGE		= $(OBJ)/arch/x86/boot/bzImage
 FRAGS_test	:= base test
 FRAGS_bench	:= base bench
 FRAGS_noexpsync	:= base test noexpsync
+FRAGS_kasan	:= base test kasan
 FRAGS		= $(foreach f,$(FRAGS_$(CONFIG)),configs/$(f).config)
 
 # The overlay: new files, copied into the tree at their in-tree paths.
@@ -29,16 +30,17 @@ export CCACHE_NOHASHDIR	:= 1
 export CCACHE_MAXSIZE	?= 10G
 KMAKE		= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS) -s
 
-.PHONY: all deps tree config kernel vm check mutants run bench selftests \
+.PHONY: all deps tree config kernel vm check check-full mutants run bench selftests \
 	clean distclean export-patches help
 all: kernel
 
 help:
 	@echo "make run      build the bench kernel, boot it, print the evaluation"
 	@echo "make check [ONLY='section ...']   build the test kernel and run the tests"
+	@echo "make check-full   make check, then the KASAN kernel runs the stress sections"
 	@echo "make mutants [MUTANTS='NN ...']  check that the tests catch each breakage"
 	@echo "make vm CMD='...' [SMP=n] [APPEND=...] [ICOUNT=1] [TIMEOUT=s] [CONFIG=test|bench]"
-	@echo "make kernel [CONFIG=test|bench|noexpsync]"
+	@echo "make kernel [CONFIG=test|bench|noexpsync|kasan]"
 	@echo "make export-patches   regenerate patches/ from build/linux"
 
 # --- Host packages -----------------------------------------------------------
@@ -77,6 +79,11 @@ vm:
 # ONLY='section ...' runs only those sections of make check (README.md).
 check:
 	ONLY="$(ONLY)" tools/expsync/check.sh
+
+# make check, then a KASAN build of the test kernel runs the membarrier,
+# table_free and stress sections.  Not part of CI (README.md).
+check-full:
+	ONLY="$(ONLY)" tools/expsync/check-full.sh
 
 # Deliberate breakages, each must be caught by its make check section.
 mutants:

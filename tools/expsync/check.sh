@@ -186,7 +186,7 @@ if want vmstat; then
 		"$ksft/run_kselftest.sh -t expsync:vmstat_isolation.sh -t expsync:vmstat_sysctl.sh" \
 		> "$out/vmstat.log" 2>&1
 	vm_status $? "vmstat boot" "$out/vmstat.log"
-	grep -E '^# # (vmstat_drain|cpus|skipped|sum|ns|[0-9]+ (of|drains))' "$out/vmstat.log" | sed 's/^/      /'
+	grep -E '^# # (vmstat_drain|join|cpus|skipped|sum|ns|[0-9]+ (of|drains))' "$out/vmstat.log" | sed 's/^/      /'
 	ksft_results "$out/vmstat.log" "nohz_full=1"
 
 	# CPU 1 in the set but not isolated: 6.12's shepherd visits it, so
@@ -200,7 +200,7 @@ if want vmstat; then
 		"SECONDS_PER_POLICY=20 $ksft/run_kselftest.sh -t expsync:vmstat_isolation.sh" \
 		> "$out/vmstat-noisol.log" 2>&1
 	vm_status $? "vmstat-noisol boot" "$out/vmstat-noisol.log"
-	grep -E '^# # vmstat_drain' "$out/vmstat-noisol.log" | sed 's/^/      /'
+	grep -E '^# # (vmstat_drain|join)' "$out/vmstat-noisol.log" | sed 's/^/      /'
 	ksft_results "$out/vmstat-noisol.log" "not isolated"
 	no_results vmstat
 fi

@@ -25,7 +25,9 @@ make -s kernel selftests CONFIG=test > "$B/mutant-prepare.log" 2>&1 ||
 	{ tail -n 30 "$B/mutant-prepare.log"; echo "make mutants: the test kernel does not build"; exit 1; }
 
 mkdir -p "$B/mutant"
-rsync -a --delete --exclude=.git "$B/linux/" "$msrc/"
+# Not -t: a file that differs (say, left mutated by an interrupted run)
+# gets a new mtime, so that the incremental build recompiles it.
+rsync -rlpD --checksum --delete --exclude=.git "$B/linux/" "$msrc/"
 mkdir -p "$mobj"
 cp "$B/obj-test/.config" "$mobj/.config"
 kmake() { make -C "$msrc" O="$mobj" CC="ccache gcc" -j"$(nproc)" -s "$@"; }
@@ -73,7 +75,7 @@ for p in tools/expsync/mutants/*.patch; do
 	fi
 	patch -d "$msrc" -p1 -s -R --no-backup-if-mismatch < "$p" ||
 		{ echo "make mutants: cannot revert $name; rebuilding the scratch tree"
-		  rsync -a --delete --exclude=.git "$B/linux/" "$msrc/"; }
+		  rsync -rlpD --checksum --delete --exclude=.git "$B/linux/" "$msrc/"; }
 done
 # Leave the scratch kernel unmutated for the next run's incremental build.
 echo "make mutants: $(($(date +%s) - t0))s"

@@ -4,11 +4,13 @@
 # membarrier: the seed's table.  T threads of one process on T CPUs;
 # thread 0 calls MEMBARRIER_CMD_PRIVATE_EXPEDITED, the others spin in
 # user mode.  Time per call (guest clock) and IPI sends per call (perf
-# stat, ipi:* tracepoints, minus a 0-call baseline), per strategy.
+# stat, ipi:* tracepoints, minus a 0-call baseline), per strategy: the
+# mean and standard deviation over $reps runs of each point.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 perf_sh=$(ls "$top"/build/obj-*/kselftest/kselftest_install/expsync/membarrier_perf.sh 2>/dev/null | head -1)
 sysctl=/proc/sys/kernel/expsync/membarrier_ipi
 calls=${MB_CALLS:-100}
+reps=${MB_REPS:-5}
 
 echo "== membarrier: IPI strategy (kernel.expsync.membarrier_ipi)"
 if [ ! -w $sysctl ] || [ -z "$perf_sh" ]; then
@@ -16,19 +18,28 @@ if [ ! -w $sysctl ] || [ -z "$perf_sh" ]; then
 	exit 1
 fi
 fail=0
-echo "  PRIVATE_EXPEDITED, $calls calls per point; columns: threads T (targets T-1),"
-echo "  ns/call, then per call: ipi:ipi_send_cpumask, ipi:ipi_send_cpu, expsync:expsync_membarrier_ipi"
+echo "  PRIVATE_EXPEDITED, $calls calls per run, $reps runs per point; columns: threads T"
+echo "  (targets T-1), ns/call and its sd over the runs, then per call (mean of the runs):"
+echo "  ipi:ipi_send_cpumask, ipi:ipi_send_cpu, expsync:expsync_membarrier_ipi"
 orig=$(cat $sysctl)
-printf '  %-8s %-3s %10s %12s %12s %10s\n' strategy T ns/call mask-sends cpu-sends expsync
+printf '  %-8s %-3s %10s %8s %12s %12s %10s\n' strategy T ns/call sd mask-sends cpu-sends expsync
 for strategy in many single; do
 	echo "$strategy" > $sysctl
 	# The last CPU is isolated (nohz_full) for the vmstat section: a
 	# spinner there sees IPIs only at its rare -icount turns.
 	for t in $(seq 1 $(($(nproc --all) - 1))); do
-		read -r ns mask cpu ev < <("$perf_sh" "$t" "$calls")
+		runs=$(for i in $(seq "$reps"); do "$perf_sh" "$t" "$calls"; done)
 		# A figure that did not come out fails the evaluation.
-		[ -n "${ev:-}" ] || { ns=MISSING mask=- cpu=- ev=-; fail=1; }
-		printf '  %-8s %-3s %10s %12s %12s %10s\n' "$strategy" "$t" "$ns" "$mask" "$cpu" "$ev"
+		if [ "$(awk 'NF == 4' <<<"$runs" | grep -c .)" != "$reps" ]; then
+			printf '  %-8s %-3s MISSING (%s)\n' "$strategy" "$t" "$runs"
+			fail=1
+			continue
+		fi
+		awk -v s="$strategy" -v t="$t" '{ ns[NR] = $1; sn += $1; m += $2; c += $3; e += $4 }
+			END { mean = sn / NR
+				for (i = 1; i <= NR; i++) v += (ns[i] - mean) ^ 2
+				printf "  %-8s %-3s %10.0f %8.0f %12.2f %12.2f %10.2f\n", s, t, mean,
+					sqrt(v / (NR - 1)), m / NR, c / NR, e / NR }' <<<"$runs"
 	done
 done
 echo "$orig" > $sysctl

@@ -3,15 +3,20 @@
 #
 # table_free: the seed's malloc1 reproducer and a munmap loop under each
 # way of freeing page tables.  Timing: perf stat -r 5 -e task-clock of
-# the benchmark alone (guest clock; -icount under make run).  Counts:
-# perf stat -a -r 5 of expsync:expsync_table_free_rcu (one event per
+# the benchmark alone (guest clock; -icount under make run), and the
+# busy time of all CPUs from /proc/stat over the run, which also counts
+# RCU callbacks, softirqs and kthreads that task-clock charges to nobody.
+# Counts: perf stat -a of expsync:expsync_table_free_rcu (one event per
 # call_rcu() of page tables, timer flushes included), and the expsync
-# counters for tables per call_rcu().
+# counters for tables per call_rcu().  Each figure is a mean over $reps
+# runs with its standard deviation, minus the same measure of the same
+# command with 0 rounds, which removes the exits of the benchmark, the
+# shell and perf themselves.
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 bench=$(ls "$top"/build/obj-*/kselftest/kselftest_install/expsync/table_free_bench 2>/dev/null | head -1)
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
-reps=${TF_REPS:-3}
+reps=${TF_REPS:-5}
 
 echo "== table_free: page-table freeing (kernel.expsync.table_free)"
 if [ ! -w $sysctl/table_free ] || [ -z "$bench" ]; then
@@ -21,70 +26,107 @@ fi
 fail=0
 stat() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
 
-# measure LABEL TABLE_FREE RCU_BATCH BENCH-ARGS...
+# One run: "task_clock_ms busy_ms call_rcu_events" of BENCH-ARGS.
+run_once() {
+	local out b0 b1 ev ms
+	out=$(mktemp)
+	b0=$(busy_ms)
+	perf stat -a -x, -o "$out.all" -e expsync:expsync_table_free_rcu -- \
+		sh -c 'perf stat -x, -o "$0" -e task-clock -- "$@" >/dev/null; sleep 0.05' \
+		"$out" "$bench" "$@" 2>/dev/null
+	b1=$(busy_ms)
+	ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$out")
+	ev=$(awk -F, '$3 == "expsync:expsync_table_free_rcu" { print $1 }' "$out.all")
+	rm -f "$out" "$out.all"
+	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev"
+}
+
+# All CPUs' busy time so far, in ms (/proc/stat: all but idle and iowait).
+busy_ms() {
+	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" {
+		printf "%d\n", ($2 + $3 + $4 + $7 + $8 + $9) * 1000 / hz }' /proc/stat
+}
+
+# "mean sd" of column COL of the lines on stdin (sample stddev).
+mean_sd() {
+	awk -v c="$1" '{ x[NR] = $c; s += $c } END {
+		if (NR < 2) exit 1
+		m = s / NR
+		for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+		printf "%.1f %.1f\n", m, sqrt(v / (NR - 1)) }'
+}
+
+# measure LABEL TABLE_FREE RCU_BATCH ROUNDS BENCH-ARGS (ROUNDS goes last)
 measure() {
-	local label=$1 mode=$2 batching=$3 out t0 r0 b0 i0 calls ms sd munmaps
-	shift 3
+	local label=$1 mode=$2 batching=$3 rounds=$4 runs zero t0 b0 i0 munmaps
+	local ms msd busy bsd ev esd zms zbusy zev
+	shift 4
 	echo "$mode" > $sysctl/table_free || return 1
 	echo "$batching" > $sysctl/table_free_rcu_batch || return 1
-	out=$(mktemp)
-	perf stat -x, -r "$reps" -o "$out" -e task-clock -- "$bench" "$@" >/dev/null
-	ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$out")
-	sd=$(awk -F, '$3 == "task-clock" { print $4 }' "$out")
 	t0=$(stat table_free_rcu) b0=$(stat table_free_rcu_batches) i0=$(stat table_free_immediate)
-	perf stat -a -x, -r "$reps" -o "$out" -e expsync:expsync_table_free_rcu -- \
-		sh -c "'$bench' $* >/dev/null; sleep 0.05" 2>/dev/null
-	calls=$(awk -F, '$3 == "expsync:expsync_table_free_rcu" { print $1 }' "$out")
-	rm -f "$out"
-	munmaps=$("$bench" "$@" | awk '{ print $2 }')
-	sleep 0.05
+	runs=$(for i in $(seq "$reps"); do run_once "$@" "$rounds"; done)
+	munmaps=$("$bench" "$@" "$rounds" | awk '{ print $2 }')
+	zero=$(for i in $(seq "$reps"); do run_once "$@" 0; done)
 	# A figure that did not come out fails the evaluation (perf printing
 	# nothing must not read as 0).
-	if [ -z "$ms" ] || [ -z "$calls" ] || [ -z "$munmaps" ] || [ "$munmaps" = 0 ]; then
-		printf '  %-22s MISSING (task-clock "%s", events "%s", munmaps "%s")\n' \
-			"$label" "$ms" "$calls" "$munmaps"
+	if [ "$(grep -c . <<<"$runs")" != "$reps" ] || [ "$(grep -c . <<<"$zero")" != "$reps" ] ||
+	   [ -z "$munmaps" ] || [ "$munmaps" = 0 ]; then
+		printf '  %-22s MISSING (runs "%s", zero-round runs "%s", munmaps "%s")\n' \
+			"$label" "$runs" "$zero" "$munmaps"
 		return 1
 	fi
-	# The last run above was extra, outside perf: counters cover reps + 1 runs.
-	awk -v l="$label" -v ms="$ms" -v sd="$sd" -v c="$calls" -v m="$munmaps" \
-		-v t=$(($(stat table_free_rcu) - t0)) -v b=$(($(stat table_free_rcu_batches) - b0)) \
+	read -r ms msd < <(mean_sd 1 <<<"$runs")
+	read -r busy bsd < <(mean_sd 2 <<<"$runs")
+	read -r ev esd < <(mean_sd 3 <<<"$runs")
+	read -r zms _ < <(mean_sd 1 <<<"$zero")
+	read -r zbusy _ < <(mean_sd 2 <<<"$zero")
+	read -r zev _ < <(mean_sd 3 <<<"$zero")
+	# The expsync counters cover the reps runs, the munmaps run and the
+	# zero-round runs; the latter free a handful of tables only.
+	awk -v l="$label" -v ms="$ms" -v msd="$msd" -v zms="$zms" -v busy="$busy" \
+		-v bsd="$bsd" -v zbusy="$zbusy" -v ev="$ev" -v esd="$esd" -v zev="$zev" \
+		-v m="$munmaps" -v t=$(($(stat table_free_rcu) - t0)) \
+		-v b=$(($(stat table_free_rcu_batches) - b0)) \
 		-v i=$(($(stat table_free_immediate) - i0)) -v n=$((reps + 1)) \
-		'BEGIN { printf "  %-22s %10.1f %6s %14.1f %12.1f %12.2f\n", l, ms, sd,
-			 c * 1000 / m, b ? t / b : 0, i / (m * n) }'
+		'BEGIN { printf "  %-22s %9.1f %6.1f %9.1f %6.1f %9.1f %6.1f %9.1f %10.2f\n", l,
+			 ms - zms, msd, busy - zbusy, bsd, (ev - zev) * 1000 / m, esd * 1000 / m,
+			 b ? t / b : 0, i / (m * n) }'
 }
 
 header() {
 	echo "  $1"
-	printf '  %-22s %10s %6s %14s %12s %12s\n' mode "task-clock" "+-" \
-		"call_rcu/1000" tables/rcu immediate/op
+	printf '  %-22s %9s %6s %9s %6s %9s %6s %9s %10s\n' mode "task ms" sd \
+		"busy ms" sd "rcu/1000" sd tables/rcu immediate/op
 }
 orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
 rounds=${TF_ROUNDS:-4000}
-header "malloc1, 1 thread x $rounds rounds of malloc(128 MB)/free(), perf stat -r $reps"
-measure "immediate" immediate percpu malloc 1 "$rounds" || fail=1
-measure "rcu, percpu batches" rcu percpu malloc 1 "$rounds" || fail=1
-measure "rcu, per gather (6.12)" rcu gather malloc 1 "$rounds" || fail=1
+header "malloc1, 1 thread x $rounds rounds of malloc(128 MB)/free(), $reps runs"
+measure "immediate" immediate percpu "$rounds" malloc 1 || fail=1
+measure "rcu, percpu batches" rcu percpu "$rounds" malloc 1 || fail=1
+measure "rcu, per gather (6.12)" rcu gather "$rounds" malloc 1 || fail=1
 # Threads sharing an mm: every munmap flushes the other vCPUs by IPI,
 # and under -icount each IPI waits a round-robin slice: fewer rounds.
 threads=$(nproc --all)
 trounds=$((rounds / 40 / threads))
 header "malloc1, $threads threads x $trounds rounds (threads share one mm)"
-measure "immediate" immediate percpu malloc "$threads" $trounds || fail=1
-measure "rcu, percpu batches" rcu percpu malloc "$threads" $trounds || fail=1
-measure "rcu, per gather (6.12)" rcu gather malloc "$threads" $trounds || fail=1
+measure "immediate" immediate percpu $trounds malloc "$threads" || fail=1
+measure "rcu, percpu batches" rcu percpu $trounds malloc "$threads" || fail=1
+measure "rcu, per gather (6.12)" rcu gather $trounds malloc "$threads" || fail=1
 header "munmap loop, 1 thread x $rounds rounds of mmap(4 MB)/touch 2 pages/munmap"
-measure "immediate" immediate percpu munmap "$rounds" || fail=1
-measure "rcu, percpu batches" rcu percpu munmap "$rounds" || fail=1
-measure "rcu, per gather (6.12)" rcu gather munmap "$rounds" || fail=1
+measure "immediate" immediate percpu "$rounds" munmap || fail=1
+measure "rcu, percpu batches" rcu percpu "$rounds" munmap || fail=1
+measure "rcu, per gather (6.12)" rcu gather "$rounds" munmap || fail=1
 echo "$orig_mode" > $sysctl/table_free
 echo "$orig_batch" > $sysctl/table_free_rcu_batch
 cat <<'NOTE'
-  task-clock is the benchmark's CPU time in ms (mean of the runs, +- its
-  stddev); under -icount it counts guest instructions, so it shows the
-  work each mode adds (call_rcu(), callback processing) but not cache or
-  RCU-kthread wake-up effects of real hardware.  call_rcu/1000 counts
-  expsync:expsync_table_free_rcu events per 1000 munmaps; tables/rcu is
-  tables per call_rcu(); immediate/op is tables freed right after the
-  flush per munmap.
+  Each figure is the mean over the runs, minus the same command run with
+  0 rounds, and sd its standard deviation over the runs.  task ms is the
+  benchmark's CPU time (perf stat -e task-clock); busy ms is all CPUs'
+  busy time over the run (/proc/stat), which also holds the RCU callbacks
+  that free the tables.  Under -icount both count guest instructions: the
+  work each mode adds, not cache or wake-up effects of real hardware.
+  rcu/1000 counts expsync:expsync_table_free_rcu events (perf stat -a)
+  per 1000 munmaps; tables/rcu is tables per call_rcu(); immediate/op is
+  tables freed right after the flush per munmap.
 NOTE
 exit $fail

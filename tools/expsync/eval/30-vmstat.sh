@@ -17,6 +17,13 @@ if [ ! -w $sysctl/vmstat_drain ] || [ -z "$dir" ] || ! grep -qw "nohz_full=$cpu"
 	echo "  MISSING: needs kernel.expsync.vmstat_drain and a boot with nohz_full=$cpu"
 	exit 1
 fi
+# "mean sd" of column COL of the lines on stdin (sample stddev).
+mean_sd() {
+	awk -v c="$1" '{ x[NR] = $c; s += $c } END {
+		m = s / NR
+		for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+		printf "%.1f %.1f\n", m, NR > 1 ? sqrt(v / (NR - 1)) : 0 }'
+}
 fail=0
 orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
 echo "$cpu" > $sysctl/vmstat_drain_cpus
@@ -30,18 +37,26 @@ echo "  (vmstat_update counted by perf stat -C $cpu -e workqueue:workqueue_execu
 echo "   --filter 'function.function == vmstat_update'; stale = samples, taken from"
 echo "   CPU 0 while CPU $cpu spins in user mode, with non-zero differentials)"
 
-echo "  exit-to-user cost on CPU $cpu, $n calls each (ns per call, guest clock):"
-printf '  %-12s %12s %18s %22s\n' policy getppid mmap+touch+munmap "drain_now (ns, mean)"
+reps=${VMSTAT_REPS:-5}
+echo "  exit-to-user cost on CPU $cpu, $n calls per run, $reps runs: ns per call (guest"
+echo "  clock), mean and sd over the runs; drain_now over 10 requests:"
+printf '  %-12s %9s %6s %18s %6s %16s %6s\n' policy getppid sd mmap+touch+munmap sd \
+	"drain_now ns" sd
 for policy in periodic user-return; do
 	echo "$policy" > $sysctl/vmstat_drain
-	read -r _ g _ p < <("$dir/vmstat_isolation" cost "$cpu" "$n")
-	[ -n "${p:-}" ] || { g=MISSING p=MISSING; fail=1; }
-	total=0
-	for i in $(seq 1 10); do
-		echo 1 > $sysctl/vmstat_drain_now
-		total=$((total + $(awk '$1 == "ns" { print $2 }' /sys/kernel/debug/expsync/vmstat_last_drain)))
-	done
-	printf '  %-12s %12s %18s %22s\n' "$policy" "$g" "$p" $((total / 10))
+	costs=$(for i in $(seq "$reps"); do "$dir/vmstat_isolation" cost "$cpu" "$n"; done)
+	drains=$(for i in $(seq 10); do
+		echo 1 > $sysctl/vmstat_drain_now &&
+			awk '$1 == "ns" { print $2 }' /sys/kernel/debug/expsync/vmstat_last_drain
+	done)
+	if [ "$(grep -c '^getppid_ns' <<<"$costs")" != "$reps" ] ||
+	   [ "$(grep -c . <<<"$drains")" != 10 ]; then
+		printf '  %-12s MISSING (cost runs "%s", drains "%s")\n' "$policy" "$costs" "$drains"
+		fail=1
+		continue
+	fi
+	printf '  %-12s %9.0f %6.0f %18.0f %6.0f %16.0f %6.0f\n' "$policy" \
+		$(mean_sd 2 <<<"$costs") $(mean_sd 4 <<<"$costs") $(mean_sd 1 <<<"$drains")
 done
 echo "  the counters' primitives, as in seed 004's table (/sys/kernel/debug/expsync/vmstat_primitives):"
 sed 's/^/    /' /sys/kernel/debug/expsync/vmstat_primitives

@@ -17,6 +17,27 @@
  * user-return every sample must be 0; under periodic the isolated CPU
  * keeps stale differentials.
  *
+ * vmstat_isolation join CPU
+ *
+ * CPU joins and leaves the set while it runs user code only.  Under
+ * vmstat_drain = periodic, a child pinned to CPU changes counters, then
+ * spins in user mode without a syscall until told to stop.  The parent
+ * checks that CPU holds differentials (6.12 leaves them: on an isolated
+ * CPU the shepherd never comes, elsewhere vm.stat_interval is set long
+ * by the caller), switches to user-return with CPU as the set (join),
+ * then back to periodic (leave), and prints
+ * "before D0 joined D1 later D2 left D3 child_in_user C": after the
+ * join, CPU's differentials must be 0 although it never returned to
+ * user mode: the join itself folded them.
+ *
+ * vmstat_isolation flip CPU SECONDS
+ *
+ * The load of the first mode runs on CPU while the parent moves CPU in
+ * and out of the set every ~200 ms, alternately by the policy and by
+ * the set, and samples CPU's differentials while it spins in user mode
+ * and is in the set.  Prints "flips F samples N nonzero M max K": every
+ * sample must be 0, at any point of a flip.
+ *
  * vmstat_isolation cost CPU N
  *
  * On CPU, times N getppid() calls (nothing to fold) and N rounds of
@@ -39,10 +60,13 @@
 #include "expsync_util.h"
 
 #define DIFFS "/sys/kernel/debug/expsync/vmstat_diffs"
+#define POLICY "/proc/sys/kernel/expsync/vmstat_drain"
+#define SET "/proc/sys/kernel/expsync/vmstat_drain_cpus"
 
 struct shared {
 	atomic_long seq;	/* even: child spins in user mode */
 	atomic_int stop;
+	atomic_int in_user;	/* join mode: counters changed, now spinning */
 	long rounds;
 };
 
@@ -96,6 +120,132 @@ static int diffs_of(int cpu)
 	return ret;
 }
 
+/* Write @val to sysctl @path, or exit: the test cannot go on. */
+static void set_knob(const char *path, const char *val)
+{
+	if (!write_file(path, val)) {
+		fprintf(stderr, "cannot write %s to %s\n", val, path);
+		exit(3);
+	}
+}
+
+static void spin_child(struct shared *sh, int cpu)
+{
+	char *p;
+
+	pin_to_cpu(cpu);
+	p = mmap(NULL, 64 << 12, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	if (p == MAP_FAILED)
+		exit(2);
+	memset(p, 1, 64 << 12);
+	munmap(p, 64 << 12);
+	atomic_store(&sh->in_user, 1);
+	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed))
+		;					/* user mode only */
+	exit(0);
+}
+
+static int join_leave(int cpu)
+{
+	char list[16];
+	struct shared *sh;
+	int d[4];
+	pid_t pid;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return 2;
+	snprintf(list, sizeof(list), "%d", cpu);
+	set_knob(POLICY, "periodic");
+	set_knob(SET, list);
+	pin_to_cpu(cpu ? 0 : 1);
+	pid = fork();
+	if (!pid)
+		spin_child(sh, cpu);
+	while (!atomic_load(&sh->in_user))
+		usleep(1000);
+	usleep(100000);
+	d[0] = diffs_of(cpu);
+	set_knob(POLICY, "user-return");	/* join: returns after the fold */
+	d[1] = diffs_of(cpu);
+	usleep(500000);
+	d[2] = diffs_of(cpu);
+	set_knob(POLICY, "periodic");		/* leave */
+	d[3] = diffs_of(cpu);
+	/* Still spinning, never back in the kernel for a syscall. */
+	printf("before %d joined %d later %d left %d child_in_user %d\n",
+	       d[0], d[1], d[2], d[3], waitpid(pid, NULL, WNOHANG) == 0);
+	atomic_store(&sh->stop, 1);
+	waitpid(pid, NULL, 0);
+	return 0;
+}
+
+static int flip(int cpu, double seconds)
+{
+	long samples = 0, nonzero = 0, max = 0, flips = 0;
+	char list[16], other[16];
+	struct shared *sh;
+	double end;
+	pid_t pid;
+
+	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (sh == MAP_FAILED)
+		return 2;
+	snprintf(list, sizeof(list), "%d", cpu);
+	snprintf(other, sizeof(other), "%d", cpu ? 0 : 1);
+	set_knob(POLICY, "periodic");
+	set_knob(SET, list);
+	pid = fork();
+	if (!pid)
+		child(sh, cpu);
+	pin_to_cpu(cpu ? 0 : 1);
+	end = now() + seconds;
+	while (now() < end) {
+		double until;
+
+		/* Join by the policy and leave by the set, then the reverse. */
+		if (flips & 1) {
+			set_knob(SET, list);
+		} else {
+			set_knob(SET, list);
+			set_knob(POLICY, "user-return");
+		}
+		until = now() + 0.2;
+		while (now() < until) {
+			long s1 = atomic_load(&sh->seq), s2;
+			int d;
+
+			if (s1 & 1)
+				continue;
+			d = diffs_of(cpu);
+			s2 = atomic_load(&sh->seq);
+			if (s1 != s2 || d < 0)
+				continue;
+			samples++;
+			nonzero += d > 0;
+			if (d > max)
+				max = d;
+			usleep(1000);
+		}
+		if (flips & 1)
+			set_knob(POLICY, "periodic");
+		else
+			set_knob(SET, other);
+		flips++;
+		usleep(50000);
+	}
+	set_knob(POLICY, "periodic");
+	set_knob(SET, list);
+	atomic_store(&sh->stop, 1);
+	waitpid(pid, NULL, 0);
+	printf("flips %ld samples %ld nonzero %ld max %ld\n", flips, samples,
+	       nonzero, max);
+	return 0;
+}
+
 static int cost(int cpu, long n)
 {
 	double t0, t1, t2;
@@ -131,6 +281,10 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "cost"))
 		return cost(atoi(argv[2]), atol(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "join"))
+		return join_leave(atoi(argv[2]));
+	if (argc == 4 && !strcmp(argv[1], "flip"))
+		return flip(atoi(argv[2]), atof(argv[3]));
 	cpu = argc > 1 ? atoi(argv[1]) : 1;
 	end = now() + (argc > 2 ? atof(argv[2]) : 10);
 	cap = now() + 6 * (argc > 2 ? atof(argv[2]) : 10);

@@ -15,6 +15,10 @@
 # on a CPU that is not isolated, vmstat_update work items (6.12's
 # shepherd visits it).  Otherwise the test could not tell the policies
 # apart.
+# Then CPU 1 joins and leaves the set while it runs user code: once
+# while it only spins (the join must fold the differentials it holds),
+# and every ~200 ms under the load (no stale sample while in the set;
+# one fold work item on CPU 1 per join and per leave, none else).
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync
 seconds=${SECONDS_PER_POLICY:-10}
@@ -48,7 +52,27 @@ else
 fi
 
 orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
-echo "1..2"
+orig_interval=$(cat /proc/sys/vm/stat_interval)
+restore() {
+	echo "$orig_interval" > /proc/sys/vm/stat_interval
+	echo "$orig_cpus" > $sysctl/vmstat_drain_cpus 2>/dev/null
+	echo "$orig_policy" > $sysctl/vmstat_drain
+}
+trap restore EXIT
+# perf stat -C $cpu counts of vmstat work and of expsync's fold work.
+count_work() {
+	local out
+	out=$(mktemp)
+	perf stat -x, -o "$out" -C $cpu \
+		-e workqueue:workqueue_execute_start --filter 'function.function == vmstat_update' \
+		-e workqueue:workqueue_execute_start \
+		--filter 'function.function == expsync_vmstat_fold_work' -- "$@" > "$out.load"
+	work=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | head -1)
+	folds=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | sed -n 2p)
+	load=$(cat "$out.load")
+	rm -f "$out" "$out.load"
+}
+echo "1..4"
 fail=0 n=0
 for policy in user-return periodic; do
 	n=$((n + 1))
@@ -86,6 +110,37 @@ for policy in user-return periodic; do
 		fail=1
 	fi
 done
-echo "$orig_cpus" > $sysctl/vmstat_drain_cpus 2>/dev/null
-echo "$orig_policy" > $sysctl/vmstat_drain
+
+# 3: join and leave while CPU 1 only spins in user mode.  6.12 would
+# leave its differentials: make sure the shepherd does not come either
+# (its last 1 s round passes during the sleep).
+echo 60 > /proc/sys/vm/stat_interval
+sleep 2.5
+count_work "$here/vmstat_isolation" join $cpu
+echo "$orig_interval" > /proc/sys/vm/stat_interval
+read -r _ before _ joined _ later _ left _ in_user <<< "$load"
+echo "# join/leave while CPU $cpu spins in user mode: diffs before ${before:-?}," \
+	"after join ${joined:-?}, 0.5 s later ${later:-?}, after leave ${left:-?};" \
+	"fold work items on CPU $cpu ${folds:-?}, vmstat_update ${work:-?}"
+if [ "${before:-0}" -gt 0 ] && [ "$joined" = 0 ] && [ "$later" = 0 ] &&
+   [ "$left" = 0 ] && [ "$in_user" = 1 ] && [ "$folds" = 2 ] && [ "$work" = 0 ]; then
+	echo "ok 3 join folds a CPU that stays in user mode, leave folds it once more"
+else
+	echo "not ok 3 join folds a CPU that stays in user mode, leave folds it once more"
+	fail=1
+fi
+
+# 4: join and leave every ~200 ms under the load.
+count_work "$here/vmstat_isolation" flip $cpu "$seconds"
+read -r _ flips _ samples _ nonzero _ max <<< "$load"
+echo "# join/leave every ~200 ms for ${seconds}s under load: $flips flips," \
+	"samples in the set ${samples:-?}, with stale diffs ${nonzero:-?} (max ${max:-?})," \
+	"fold work items on CPU $cpu ${folds:-?} (2 per flip)"
+if [ "${flips:-0}" -ge 5 ] && [ "${samples:-0}" -ge 50 ] && [ "$nonzero" = 0 ] &&
+   [ "$folds" = $((2 * flips)) ]; then
+	echo "ok 4 join and leave under load: counters exact in the set, one fold per change"
+else
+	echo "not ok 4 join and leave under load: counters exact in the set, one fold per change"
+	fail=1
+fi
 exit $fail
