@@ -71,10 +71,14 @@ selftests: config
 	tools/expsync/selftests.sh $(SRC) $(OBJ)
 
 # --- Running -----------------------------------------------------------------
+# CMD reaches the guest verbatim: through the environment, unexpanded by
+# make ($(value)) and by the recipe's shell ("$$...").
+vm: export EXPSYNC_VM_CMD = $(value CMD)
+vm: export EXPSYNC_VM_APPEND = $(value APPEND)
 vm:
 	@tools/expsync/vm-run.sh --kernel $(KIMAGE) --smp "$(or $(SMP),2)" \
-		--append "$(APPEND)" --icount "$(ICOUNT)" \
-		--timeout "$(or $(TIMEOUT),600)" -- "$(CMD)"
+		--append "$$EXPSYNC_VM_APPEND" --icount "$(ICOUNT)" \
+		--timeout "$(or $(TIMEOUT),600)" -- "$$EXPSYNC_VM_CMD"
 
 # ONLY='section ...' runs only those sections of make check (README.md).
 check:

@@ -7,7 +7,8 @@
 # checks that each kernel.expsync.KNOB reads WORD, that every TEXT
 # appears in the kernel log, or (--no-warn) that expsync warned nothing,
 # and runs the given kselftests, failing if any of them fails or skips.
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+top=$EXPSYNC_TOP
 fail=0
 for arg in "$@"; do
 	if [ "${want_warn:-0}" = 1 ]; then

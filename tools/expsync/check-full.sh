@@ -7,7 +7,8 @@
 # loop.  Not part of CI: the KASAN kernel adds a cold build of ~30 min
 # and its boots run slower, which does not fit CI's 90 minutes.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+top=$EXPSYNC_TOP
 cd "$top"
 KASAN_SECTIONS=${KASAN_SECTIONS:-membarrier table_free stress}
 
@@ -16,15 +17,14 @@ rc=$?
 
 echo
 echo "== check-full: build the KASAN test kernel (configs/base + test + kasan)"
-mkdir -p build/check-kasan
 if ! make -s kernel CONFIG=kasan > build/check-kasan.build.log 2>&1; then
 	tail -n 40 build/check-kasan.build.log
-	echo "FAIL  build: KASAN test kernel (build/check-kasan.build.log)"
+	result FAIL "build: KASAN test kernel" build/check-kasan.build.log
 	exit 1
 fi
 grep -qx CONFIG_KASAN=y build/obj-kasan/.config ||
-	{ echo "FAIL  build: CONFIG_KASAN is not set in build/obj-kasan"; exit 1; }
-echo "PASS  build: KASAN test kernel"
+	{ result FAIL "build: CONFIG_KASAN is not set in build/obj-kasan"; exit 1; }
+result PASS "build: KASAN test kernel"
 # A KASAN report is a splat: vm-run.sh fails the boot on "KASAN:".
 CHECK_KERNEL_OBJ=$top/build/obj-kasan CHECK_OUT=$top/build/check-kasan \
 	CHECK_VM_PREFIX=kasan ONLY="$KASAN_SECTIONS" tools/expsync/check.sh || rc=1

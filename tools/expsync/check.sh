@@ -12,9 +12,10 @@
 # CHECK_OUT / CHECK_VM_PREFIX keep the logs and VM runs apart.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+top=$EXPSYNC_TOP
 cd "$top"
-SECTIONS="static kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync fastpath"
+SECTIONS="harness static kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync fastpath"
 only=${ONLY:-$SECTIONS}
 for s in $only; do
 	[[ " $SECTIONS " == *" $s "* ]] ||
@@ -28,15 +29,6 @@ rm -rf "$out"
 mkdir -p "$out"
 passed=0 failed=0 skipped=0
 t0=$(date +%s)
-
-result() {	# result STATUS NAME [DETAIL]
-	case "$1" in
-	PASS) passed=$((passed + 1)) ;;
-	FAIL) failed=$((failed + 1)) ;;
-	SKIP) skipped=$((skipped + 1)) ;;
-	esac
-	printf '%-4s  %s%s\n' "$1" "$2" "${3:+  ($3)}"
-}
 
 step() { printf '\n== %s  [%ds]\n' "$*" $(($(date +%s) - t0)); }
 
@@ -95,6 +87,27 @@ elif make -s selftests CONFIG=test > "$out/selftests-build.log" 2>&1; then
 else
 	tail -n 40 "$out/selftests-build.log"
 	result FAIL "build: kselftests" "$out/selftests-build.log"
+fi
+
+# --- The harness: make vm passes CMD to the guest verbatim ------------------
+if want harness; then
+	step "harness: make vm CMD='...' reaches the guest verbatim"
+	count_from harness
+	# $, quotes, backslashes, a command substitution and a 5000-byte
+	# word, which make or the recipe's shell used to expand or drop.
+	long=$(head -c 5000 /dev/zero | tr '\0' y)
+	cmd='for m in a b; do printf "<%s>" "$m"; done; printf "%s|" '
+	cmd+="'q\"\\x \$HOME' \"\$(echo sub)\"; x=$long; echo \"\${#x}\""
+	expect='<a><b>q"\x $HOME|sub|5000'
+	got=$(make -s vm KIMAGE="$kobj/arch/x86/boot/bzImage" CMD="$cmd" \
+		APPEND='kunit.enable=0' TIMEOUT=300 2>&1 | tr -d '\r')
+	if [ "$(tail -n 1 <<<"$got")" = "$expect" ]; then
+		result PASS "harness: make vm CMD verbatim" "got $expect"
+	else
+		result FAIL "harness: make vm CMD verbatim" \
+			"want '$expect', got '$(tail -n 1 <<<"$got" | cut -c1-80)'"
+	fi
+	no_results harness
 fi
 
 # --- Static checks -------------------------------------------------------------
@@ -156,7 +169,7 @@ if want kunit || [ -n "$tests" ]; then
 	if [ -n "$tests" ] && [ -n "${CHECK_FAIL_FAST:-}" ]; then
 		# make mutants: one test at a time, stop after the first that
 		# fails (its verdict is all a mutant needs).
-		cmd="r() { $ksft/run_kselftest.sh \"\$@\" > /tmp/ksft.log 2>&1; cat /tmp/ksft.log; ! grep -q '^not ok' /tmp/ksft.log; }"
+		cmd="r() { local l; l=\$(mktemp); $ksft/run_kselftest.sh \"\$@\" > \$l 2>&1; cat \$l; ! grep -q '^not ok' \$l; }"
 		cmd+=$'\n'"true$(sed -E 's/ -([tc]) / \&\& r -\1 /g' <<<"$tests")"
 	fi
 	vm main --smp 4 --timeout 2400 --append "$kparam" -- "$cmd" > "$out/kselftest.log" 2>&1

@@ -12,7 +12,8 @@
 # then "M killed, S survived"; exits non-zero when one survived or one
 # did not build.  Logs: build/mutant/NAME/.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+top=$EXPSYNC_TOP
 cd "$top"
 B=$top/build
 msrc=$B/mutant/linux

@@ -4,7 +4,8 @@
 # make run: build the bench kernel, boot it and print the evaluation
 # report, also written to build/report/report.txt.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+top=$EXPSYNC_TOP
 cd "$top"
 mkdir -p build/report
 t0=$(date +%s)

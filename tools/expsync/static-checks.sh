@@ -6,21 +6,27 @@
 #  - scripts/checkpatch.pl --strict on every patch and every new file
 #  - scripts/kernel-doc -none -Wall on every new C file and header
 #  - W=1 build of kernel/expsync/ and of the upstream C files the series
-#    touches: no warnings.
+#    touches: no warnings, or none the pristine file does not have.  The
+#    pristine files are built in a git worktree of the base
+#    (build/static/base, O=build/static/obj-base): build/linux is never
+#    edited.
 set -uo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+top=$EXPSYNC_TOP
 src=$top/build/linux
 obj=$top/build/obj-test
 cd "$top"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
 # checkpatch's SPDX check runs python3 with ply: Debian's, not a pyenv one.
 export PATH=/usr/bin:$PATH
 
 for p in $(cat patches/series); do
 	if (cd "$src" && scripts/checkpatch.pl --strict -q "$top/patches/$p") \
-		> /tmp/expsync-cp.log 2>&1; then
+		> "$tmp/cp.log" 2>&1; then
 		echo "PASS|checkpatch: patches/$p|"
 	else
-		cat /tmp/expsync-cp.log
+		cat "$tmp/cp.log"
 		echo "FAIL|checkpatch: patches/$p|see static.log in the check logs"
 	fi
 done
@@ -37,20 +43,20 @@ for f in $new_files; do
 	esac
 	if (cd "$src" && scripts/checkpatch.pl --strict -q --ignore "$ignore" \
 		-f "$top/$f") \
-		> /tmp/expsync-cp.log 2>&1; then
+		> "$tmp/cp.log" 2>&1; then
 		echo "PASS|checkpatch: $f|"
 	else
-		cat /tmp/expsync-cp.log
+		cat "$tmp/cp.log"
 		echo "FAIL|checkpatch: $f|see static.log in the check logs"
 	fi
 	case "$f" in
 	*.c|*.h)
 		case "$f" in tools/*) continue ;; esac
 		if (cd "$src" && scripts/kernel-doc -none -Wall "$f") \
-			> /tmp/expsync-kd.log 2>&1 && ! [ -s /tmp/expsync-kd.log ]; then
+			> "$tmp/kd.log" 2>&1 && ! [ -s "$tmp/kd.log" ]; then
 			echo "PASS|kernel-doc: $f|"
 		else
-			cat /tmp/expsync-kd.log
+			cat "$tmp/kd.log"
 			echo "FAIL|kernel-doc: $f|see static.log in the check logs"
 		fi ;;
 	esac
@@ -73,14 +79,27 @@ done
 # their own).  Files kbuild does not compile alone (membarrier.c is
 # #included by build_utility.c) are checked through their includer.
 norm() { grep "warning:" | sed -E 's/^[^ ]*:[0-9]+(:[0-9]+)?: //' | sort; }
-tmp=$(mktemp -d)
+base_src=$top/build/static/base
+base_obj=$top/build/static/obj-base
+git -C "$src" worktree prune
+if ! git -C "$base_src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+	rm -rf "$base_src"
+	mkdir -p "$(dirname "$base_src")"
+	git -C "$src" worktree add -q --detach "$base_src" base
+fi
+git -C "$base_src" checkout -q --detach base
+mkdir -p "$base_obj"
+cp "$obj/.config" "$base_obj/.config"
+if ! make -C "$base_src" O="$base_obj" CC="ccache gcc" -s olddefconfig prepare \
+	> "$tmp/base-prepare.log" 2>&1; then
+	cat "$tmp/base-prepare.log"
+	echo "FAIL|W=1: the pristine base tree does not prepare|see static.log"
+	exit 0
+fi
 for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' patches/*.patch | sort -u); do
 	o=${c%.c}.o
 	[ -f "$obj/$o" ] || continue
-	cp "$src/$c" "$tmp/patched.c"
-	git -C "$src" show "base:$c" > "$src/$c"
-	w1 "$o" | norm > "$tmp/base.w"
-	cp "$tmp/patched.c" "$src/$c"
+	make -C "$base_src" O="$base_obj" CC="ccache gcc" W=1 "$o" 2>&1 | norm > "$tmp/base.w"
 	w1 "$o" | norm > "$tmp/new.w"
 	added=$(comm -13 "$tmp/base.w" "$tmp/new.w")
 	if [ -n "$added" ]; then
@@ -90,5 +109,4 @@ for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' patches/*.patch | sort -u); do
 		echo "PASS|W=1: $o|no new warnings ($(wc -l < "$tmp/base.w") in base)"
 	fi
 done
-rm -rf "$tmp"
 exit 0

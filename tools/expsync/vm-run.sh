@@ -12,7 +12,8 @@
 # splat even when CMD succeeded.
 set -uo pipefail
 
-top=$(cd "$(dirname "$0")/../.." && pwd)
+. "$(dirname "$0")/lib.sh"
+top=$EXPSYNC_TOP
 kernel= smp=2 append= icount= timeout=600 name=
 while [ $# -gt 0 ]; do
 	case "$1" in

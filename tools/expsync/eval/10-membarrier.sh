@@ -6,14 +6,14 @@
 # user mode.  Time per call (guest clock) and IPI sends per call (perf
 # stat, ipi:* tracepoints, minus a 0-call baseline), per strategy: the
 # mean and standard deviation over $reps runs of each point.
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-perf_sh=$(ls "$top"/build/obj-*/kselftest/kselftest_install/expsync/membarrier_perf.sh 2>/dev/null | head -1)
+. "$(dirname "$0")/../lib.sh"
+perf_sh=$(expsync_ksft_dir)/membarrier_perf.sh
 sysctl=/proc/sys/kernel/expsync/membarrier_ipi
 calls=${MB_CALLS:-100}
 reps=${MB_REPS:-5}
 
 echo "== membarrier: IPI strategy (kernel.expsync.membarrier_ipi)"
-if [ ! -w $sysctl ] || [ -z "$perf_sh" ]; then
+if [ ! -w $sysctl ] || [ ! -x "$perf_sh" ]; then
 	echo "  MISSING: no $sysctl or no membarrier_perf.sh"
 	exit 1
 fi

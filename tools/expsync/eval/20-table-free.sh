@@ -12,14 +12,14 @@
 # runs with its standard deviation, minus the same measure of the same
 # command with 0 rounds, which removes the exits of the benchmark, the
 # shell and perf themselves.
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-bench=$(ls "$top"/build/obj-*/kselftest/kselftest_install/expsync/table_free_bench 2>/dev/null | head -1)
+. "$(dirname "$0")/../lib.sh"
+bench=$(expsync_ksft_dir)/table_free_bench
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
 reps=${TF_REPS:-5}
 
 echo "== table_free: page-table freeing (kernel.expsync.table_free)"
-if [ ! -w $sysctl/table_free ] || [ -z "$bench" ]; then
+if [ ! -w $sysctl/table_free ] || [ ! -x "$bench" ]; then
 	echo "  MISSING: no $sysctl/table_free or no table_free_bench"
 	exit 1
 fi
@@ -35,8 +35,8 @@ run_once() {
 		sh -c 'perf stat -x, -o "$0" -e task-clock -- "$@" >/dev/null; sleep 0.05' \
 		"$out" "$bench" "$@" 2>/dev/null
 	b1=$(busy_ms)
-	ms=$(awk -F, '$3 == "task-clock" { print $1 }' "$out")
-	ev=$(awk -F, '$3 == "expsync:expsync_table_free_rcu" { print $1 }' "$out.all")
+	ms=$(perf_value "$out" task-clock)
+	ev=$(perf_value "$out.all" expsync:expsync_table_free_rcu)
 	rm -f "$out" "$out.all"
 	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev"
 }
@@ -45,15 +45,6 @@ run_once() {
 busy_ms() {
 	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" {
 		printf "%d\n", ($2 + $3 + $4 + $7 + $8 + $9) * 1000 / hz }' /proc/stat
-}
-
-# "mean sd" of column COL of the lines on stdin (sample stddev).
-mean_sd() {
-	awk -v c="$1" '{ x[NR] = $c; s += $c } END {
-		if (NR < 2) exit 1
-		m = s / NR
-		for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
-		printf "%.1f %.1f\n", m, sqrt(v / (NR - 1)) }'
 }
 
 # measure LABEL TABLE_FREE RCU_BATCH ROUNDS BENCH-ARGS (ROUNDS goes last)

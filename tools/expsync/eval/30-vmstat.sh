@@ -6,8 +6,8 @@
 # and stale differentials while a counter-changing load runs
 # (vmstat_isolation.sh, perf stat -C), the exit-to-user cost per syscall,
 # and the latency of vmstat_drain_now.
-top=$(cd "$(dirname "$0")/../../.." && pwd)
-dir=$(ls -d "$top"/build/obj-*/kselftest/kselftest_install/expsync 2>/dev/null | head -1)
+. "$(dirname "$0")/../lib.sh"
+dir=$(expsync_ksft_dir)
 sysctl=/proc/sys/kernel/expsync
 cpu=$(($(nproc --all) - 1))
 n=${VMSTAT_COST_N:-5000}
@@ -17,13 +17,6 @@ if [ ! -w $sysctl/vmstat_drain ] || [ -z "$dir" ] || ! grep -qw "nohz_full=$cpu"
 	echo "  MISSING: needs kernel.expsync.vmstat_drain and a boot with nohz_full=$cpu"
 	exit 1
 fi
-# "mean sd" of column COL of the lines on stdin (sample stddev).
-mean_sd() {
-	awk -v c="$1" '{ x[NR] = $c; s += $c } END {
-		m = s / NR
-		for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
-		printf "%.1f %.1f\n", m, NR > 1 ? sqrt(v / (NR - 1)) : 0 }'
-}
 fail=0
 orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
 echo "$cpu" > $sysctl/vmstat_drain_cpus

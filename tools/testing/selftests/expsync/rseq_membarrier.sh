@@ -21,19 +21,20 @@ echo "TAP version 13"
 echo "1..3"
 [ -x "$pt" ] || { echo "not ok 1 no $pt"; exit 1; }
 fail=0 n=0
+log=$(mktemp)
 for t in "-T r" "-T b -M" "-T m -M"; do
 	n=$((n + 1))
 	t0=$(date +%s%N)
 	# shellcheck disable=SC2086 # $t is a list of options
 	if LD_LIBRARY_PATH=$here/../rseq "$pt" $t -r "$reps" -t "$threads" \
-		> /tmp/rseq_membarrier.$$ 2>&1; then
+		> "$log" 2>&1; then
 		echo "ok $n param_test $t -r $reps -t $threads" \
 			"($(( ($(date +%s%N) - t0) / 1000000 )) ms)"
 	else
-		sed 's/^/# /' /tmp/rseq_membarrier.$$ | tail -n 5
+		sed 's/^/# /' "$log" | tail -n 5
 		echo "not ok $n param_test $t -r $reps -t $threads"
 		fail=1
 	fi
 done
-rm -f /tmp/rseq_membarrier.$$
+rm -f "$log"
 exit $fail

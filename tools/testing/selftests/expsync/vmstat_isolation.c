@@ -78,23 +78,28 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Map, fault in and unmap @pages pages: NR_ANON_MAPPED, NR_FREE_PAGES... */
+static void change_counters(size_t pages)
+{
+	char *p = mmap(NULL, pages << 12, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		exit(2);
+	memset(p, 1, pages << 12);
+	munmap(p, pages << 12);
+}
+
 static void child(struct shared *sh, int cpu)
 {
 	pin_to_cpu(cpu);
 	while (!atomic_load(&sh->stop)) {
-		char *p;
 		double end;
 		int i;
 
 		atomic_fetch_add(&sh->seq, 1);		/* odd: in syscalls */
-		for (i = 0; i < 4; i++) {
-			p = mmap(NULL, 16 << 12, PROT_READ | PROT_WRITE,
-				 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-			if (p == MAP_FAILED)
-				exit(2);
-			memset(p, 1, 16 << 12);
-			munmap(p, 16 << 12);
-		}
+		for (i = 0; i < 4; i++)
+			change_counters(16);
 		sh->rounds++;
 		atomic_fetch_add(&sh->seq, 1);		/* even: user mode */
 		end = now() + 0.002;
@@ -120,6 +125,44 @@ static int diffs_of(int cpu)
 	return ret;
 }
 
+struct samples {
+	long n, nonzero, max;
+};
+
+/*
+ * One sample of @cpu's differentials, taken only if the child spun in
+ * user mode all along (same even sequence before and after the read).
+ */
+static void sample(struct shared *sh, int cpu, struct samples *got)
+{
+	long seq = atomic_load(&sh->seq);
+	int d;
+
+	if (seq & 1)
+		return;
+	d = diffs_of(cpu);
+	if (atomic_load(&sh->seq) != seq || d < 0)
+		return;
+	got->n++;
+	got->nonzero += d > 0;
+	if (d > got->max)
+		got->max = d;
+	usleep(1000);
+}
+
+/* The page shared with the child, or exit. */
+static struct shared *map_shared(void)
+{
+	struct shared *sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
+				 MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+
+	if (sh == MAP_FAILED) {
+		perror("mmap");
+		exit(2);
+	}
+	return sh;
+}
+
 /* Write @val to sysctl @path, or exit: the test cannot go on. */
 static void set_knob(const char *path, const char *val)
 {
@@ -131,15 +174,8 @@ static void set_knob(const char *path, const char *val)
 
 static void spin_child(struct shared *sh, int cpu)
 {
-	char *p;
-
 	pin_to_cpu(cpu);
-	p = mmap(NULL, 64 << 12, PROT_READ | PROT_WRITE,
-		 MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-	if (p == MAP_FAILED)
-		exit(2);
-	memset(p, 1, 64 << 12);
-	munmap(p, 64 << 12);
+	change_counters(64);
 	atomic_store(&sh->in_user, 1);
 	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed))
 		;					/* user mode only */
@@ -153,10 +189,7 @@ static int join_leave(int cpu)
 	int d[4];
 	pid_t pid;
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		return 2;
+	sh = map_shared();
 	snprintf(list, sizeof(list), "%d", cpu);
 	set_knob(POLICY, "periodic");
 	set_knob(SET, list);
@@ -184,16 +217,14 @@ static int join_leave(int cpu)
 
 static int flip(int cpu, double seconds)
 {
-	long samples = 0, nonzero = 0, max = 0, flips = 0;
+	struct samples got = { 0 };
 	char list[16], other[16];
 	struct shared *sh;
+	long flips = 0;
 	double end;
 	pid_t pid;
 
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		return 2;
+	sh = map_shared();
 	snprintf(list, sizeof(list), "%d", cpu);
 	snprintf(other, sizeof(other), "%d", cpu ? 0 : 1);
 	set_knob(POLICY, "periodic");
@@ -214,22 +245,8 @@ static int flip(int cpu, double seconds)
 			set_knob(POLICY, "user-return");
 		}
 		until = now() + 0.2;
-		while (now() < until) {
-			long s1 = atomic_load(&sh->seq), s2;
-			int d;
-
-			if (s1 & 1)
-				continue;
-			d = diffs_of(cpu);
-			s2 = atomic_load(&sh->seq);
-			if (s1 != s2 || d < 0)
-				continue;
-			samples++;
-			nonzero += d > 0;
-			if (d > max)
-				max = d;
-			usleep(1000);
-		}
+		while (now() < until)
+			sample(sh, cpu, &got);
 		if (flips & 1)
 			set_knob(POLICY, "periodic");
 		else
@@ -241,8 +258,8 @@ static int flip(int cpu, double seconds)
 	set_knob(SET, list);
 	atomic_store(&sh->stop, 1);
 	waitpid(pid, NULL, 0);
-	printf("flips %ld samples %ld nonzero %ld max %ld\n", flips, samples,
-	       nonzero, max);
+	printf("flips %ld samples %ld nonzero %ld max %ld\n", flips, got.n,
+	       got.nonzero, got.max);
 	return 0;
 }
 
@@ -273,8 +290,9 @@ static int cost(int cpu, long n)
 
 int main(int argc, char **argv)
 {
-	long samples = 0, nonzero = 0, max = 0, min_samples;
+	struct samples got = { 0 };
 	struct shared *sh;
+	long min_samples;
 	double end, cap;
 	pid_t pid;
 	int cpu;
@@ -294,33 +312,16 @@ int main(int argc, char **argv)
 		fprintf(stderr, "no %s\n", DIFFS);
 		return 4;
 	}
-	sh = mmap(NULL, sizeof(*sh), PROT_READ | PROT_WRITE,
-		  MAP_SHARED | MAP_ANONYMOUS, -1, 0);
-	if (sh == MAP_FAILED)
-		return 2;
+	sh = map_shared();
 	pid = fork();
 	if (!pid)
 		child(sh, cpu);
 	pin_to_cpu(cpu ? 0 : 1);
-	while (now() < end || (samples < min_samples && now() < cap)) {
-		long s1 = atomic_load(&sh->seq), s2;
-		int d;
-
-		if (s1 & 1)
-			continue;
-		d = diffs_of(cpu);
-		s2 = atomic_load(&sh->seq);
-		if (s1 != s2 || d < 0)
-			continue;
-		samples++;
-		nonzero += d > 0;
-		if (d > max)
-			max = d;
-		usleep(1000);
-	}
+	while (now() < end || (got.n < min_samples && now() < cap))
+		sample(sh, cpu, &got);
 	atomic_store(&sh->stop, 1);
 	waitpid(pid, NULL, 0);
-	printf("samples %ld nonzero %ld max %ld rounds %ld\n", samples, nonzero, max,
-	       sh->rounds);
+	printf("samples %ld nonzero %ld max %ld rounds %ld\n", got.n, got.nonzero,
+	       got.max, sh->rounds);
 	return 0;
 }

@@ -1,0 +1,42 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers shared by the host harness (tools/expsync/*.sh) and the
+# evaluation scripts that run in the guest (tools/expsync/eval/*.sh,
+# where the repository is mounted at the same path).  Source it.
+
+# The repository's top directory.
+EXPSYNC_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+
+# The installed expsync kselftests of whichever kernel was built.
+expsync_ksft_dir() {
+	ls -d "$EXPSYNC_TOP"/build/obj-*/kselftest/kselftest_install/expsync 2>/dev/null |
+		head -n 1
+}
+
+# perf_value FILE EVENT: EVENT's count in a "perf stat -x, -o FILE"
+# output, or nothing when perf did not report it (never a silent 0).
+perf_value() {
+	awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"
+}
+
+# mean_sd COL: "mean sd" of column COL of the lines on stdin, sd being
+# the sample standard deviation; fails with fewer than 2 lines.
+mean_sd() {
+	awk -v c="$1" '{ x[NR] = $c; s += $c } END {
+		if (NR < 2) exit 1
+		m = s / NR
+		for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
+		printf "%.1f %.1f\n", m, sqrt(v / (NR - 1)) }'
+}
+
+# result STATUS NAME [DETAIL]: one make check result line, counted in
+# $passed, $failed and $skipped.
+passed=${passed:-0} failed=${failed:-0} skipped=${skipped:-0}
+result() {
+	case "$1" in
+	PASS) passed=$((passed + 1)) ;;
+	FAIL) failed=$((failed + 1)) ;;
+	SKIP) skipped=$((skipped + 1)) ;;
+	esac
+	printf '%-4s  %s%s\n' "$1" "$2" "${3:+  ($3)}"
+}
