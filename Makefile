@@ -21,7 +21,7 @@ FRAGS_kasan	:= base test kasan
 FRAGS		= $(foreach f,$(FRAGS_$(CONFIG)),configs/$(f).config)
 
 # The overlay: new files, copied into the tree at their in-tree paths.
-OVERLAY_DIRS	:= kernel mm arch include Documentation tools LICENSES
+OVERLAY_DIRS	:= kernel mm arch include Documentation tools/testing LICENSES
 KCONFIGS	:= $(shell find $(OVERLAY_DIRS) -name 'Kconfig*' 2>/dev/null)
 
 export CCACHE_DIR	?= $(HOME)/.cache/ccache
@@ -31,7 +31,7 @@ export CCACHE_MAXSIZE	?= 10G
 KMAKE		= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS) -s
 
 .PHONY: all deps tree config kernel vm check check-full mutants run bench selftests \
-	clean distclean export-patches help
+	clean distclean export-patches patches help
 all: kernel
 
 help:
@@ -42,6 +42,7 @@ help:
 	@echo "make vm CMD='...' [SMP=n] [APPEND=...] [ICOUNT=1] [TIMEOUT=s] [CONFIG=test|bench]"
 	@echo "make kernel [CONFIG=test|bench|noexpsync|kasan]"
 	@echo "make export-patches   regenerate patches/ from build/linux"
+	@echo "make patches   the postable series with its new files, in build/patches/"
 
 # --- Host packages -----------------------------------------------------------
 deps: $(B)/.deps-ok
@@ -97,6 +98,10 @@ run:
 	tools/expsync/run.sh
 
 bench: run
+
+# The postable series, new files included, in build/patches/ (README.md).
+patches: tree
+	OVERLAY_DIRS="$(OVERLAY_DIRS)" tools/expsync/make-patches.sh
 
 # Regenerate patches/ from the commits on top of the pristine base.
 export-patches:
