@@ -75,7 +75,7 @@ while read -r p; do
 done < patches/series
 
 rm -rf "$out"
-git -C "$work/build" format-patch -q --cover-letter --no-signature --zero-commit \
+git -C "$work/build" "${git_id[@]}" format-patch -q --cover-letter --no-signature --zero-commit \
 	-o "$out" base..HEAD
 subject=$(head -n 1 patches/cover-letter)
 python3 - "$out/0000-cover-letter.patch" "$subject" patches/cover-letter <<'PY'
