@@ -49,7 +49,7 @@ busy_ms() {
 
 # measure LABEL TABLE_FREE RCU_BATCH ROUNDS BENCH-ARGS (ROUNDS goes last)
 measure() {
-	local label=$1 mode=$2 batching=$3 rounds=$4 runs zero t0 b0 i0 munmaps
+	local label=$1 mode=$2 batching=$3 rounds=$4 runs zero t0 b0 i0 t1 b1 i1 t2 b2 i2 munmaps
 	local ms msd busy bsd ev esd zms zbusy zev
 	shift 4
 	echo "$mode" > $sysctl/table_free || return 1
@@ -57,7 +57,10 @@ measure() {
 	t0=$(stat table_free_rcu) b0=$(stat table_free_rcu_batches) i0=$(stat table_free_immediate)
 	runs=$(for i in $(seq "$reps"); do run_once "$@" "$rounds"; done)
 	munmaps=$("$bench" "$@" "$rounds" | awk '{ print $2 }')
+	# The counters over the zero-round runs: what exits alone free.
+	t1=$(stat table_free_rcu) b1=$(stat table_free_rcu_batches) i1=$(stat table_free_immediate)
 	zero=$(for i in $(seq "$reps"); do run_once "$@" 0; done)
+	t2=$(stat table_free_rcu) b2=$(stat table_free_rcu_batches) i2=$(stat table_free_immediate)
 	# A figure that did not come out fails the evaluation (perf printing
 	# nothing must not read as 0).
 	if [ "$(grep -c . <<<"$runs")" != "$reps" ] || [ "$(grep -c . <<<"$zero")" != "$reps" ] ||
@@ -72,16 +75,17 @@ measure() {
 	read -r zms _ < <(mean_sd 1 <<<"$zero")
 	read -r zbusy _ < <(mean_sd 2 <<<"$zero")
 	read -r zev _ < <(mean_sd 3 <<<"$zero")
-	# The expsync counters cover the reps runs, the munmaps run and the
-	# zero-round runs; the latter free a handful of tables only.
+	# The expsync counters: t0..t1 covers the reps runs and the munmaps
+	# run, t1..t2 the reps zero-round runs (exits only), subtracted per run.
 	awk -v l="$label" -v ms="$ms" -v msd="$msd" -v zms="$zms" -v busy="$busy" \
 		-v bsd="$bsd" -v zbusy="$zbusy" -v ev="$ev" -v esd="$esd" -v zev="$zev" \
-		-v m="$munmaps" -v t=$(($(stat table_free_rcu) - t0)) \
-		-v b=$(($(stat table_free_rcu_batches) - b0)) \
-		-v i=$(($(stat table_free_immediate) - i0)) -v n=$((reps + 1)) \
-		'BEGIN { printf "  %-22s %9.1f %6.1f %9.1f %6.1f %9.1f %6.1f %9.1f %10.2f\n", l,
+		-v m="$munmaps" -v n=$((reps + 1)) -v r="$reps" \
+		-v t=$((t1 - t0)) -v b=$((b1 - b0)) -v i=$((i1 - i0)) \
+		-v zt=$((t2 - t1)) -v zb=$((b2 - b1)) -v zi=$((i2 - i1)) \
+		'BEGIN { t -= zt * n / r; b -= zb * n / r; i -= zi * n / r
+			 printf "  %-22s %9.1f %6.1f %9.1f %6.1f %9.1f %6.1f %9.1f %10.2f\n", l,
 			 ms - zms, msd, busy - zbusy, bsd, (ev - zev) * 1000 / m, esd * 1000 / m,
-			 b ? t / b : 0, i / (m * n) }'
+			 (b > 0 ? t / b : 0), i / (m * n) }'
 }
 
 header() {
