@@ -19,7 +19,7 @@ rc=0
 for s in "$here"/[0-9]*-*.sh; do
 	[ -e "$s" ] || continue
 	echo
-	"$s" || { echo "  $(basename "$s") FAILED (status $?)"; rc=1; }
+	"$s" || { st=$?; echo "  $(basename "$s") FAILED (status $st)"; rc=1; }
 done
 echo
 echo "== counters after the evaluation (/sys/kernel/debug/expsync/stats)"
