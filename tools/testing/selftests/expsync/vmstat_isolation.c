@@ -30,13 +30,14 @@
  * join, CPU's differentials must be 0 although it never returned to
  * user mode: the join itself folded them.
  *
- * vmstat_isolation flip CPU SECONDS
+ * vmstat_isolation flip CPU SECONDS [MIN_SAMPLES]
  *
  * The load of the first mode runs on CPU while the parent moves CPU in
  * and out of the set every ~200 ms, alternately by the policy and by
  * the set, and samples CPU's differentials while it spins in user mode
  * and is in the set.  Prints "flips F samples N nonzero M max K": every
- * sample must be 0, at any point of a flip.
+ * sample must be 0, at any point of a flip.  Like the first mode, it
+ * goes on (up to 6 times as long) until it has MIN_SAMPLES samples.
  *
  * vmstat_isolation cost CPU N
  *
@@ -215,13 +216,13 @@ static int join_leave(int cpu)
 	return 0;
 }
 
-static int flip(int cpu, double seconds)
+static int flip(int cpu, double seconds, long min_samples)
 {
 	struct samples got = { 0 };
 	char list[16], other[16];
 	struct shared *sh;
+	double end, cap;
 	long flips = 0;
-	double end;
 	pid_t pid;
 
 	sh = map_shared();
@@ -234,7 +235,8 @@ static int flip(int cpu, double seconds)
 		child(sh, cpu);
 	pin_to_cpu(cpu ? 0 : 1);
 	end = now() + seconds;
-	while (now() < end) {
+	cap = now() + 6 * seconds;
+	while (now() < end || (got.n < min_samples && now() < cap)) {
 		double until;
 
 		/* Join by the policy and leave by the set, then the reverse. */
@@ -301,8 +303,8 @@ int main(int argc, char **argv)
 		return cost(atoi(argv[2]), atol(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "join"))
 		return join_leave(atoi(argv[2]));
-	if (argc == 4 && !strcmp(argv[1], "flip"))
-		return flip(atoi(argv[2]), atof(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "flip"))
+		return flip(atoi(argv[2]), atof(argv[3]), argc == 5 ? atol(argv[4]) : 0);
 	cpu = argc > 1 ? atoi(argv[1]) : 1;
 	end = now() + (argc > 2 ? atof(argv[2]) : 10);
 	cap = now() + 6 * (argc > 2 ? atof(argv[2]) : 10);

@@ -131,7 +131,7 @@ else
 fi
 
 # 4: join and leave every ~200 ms under the load.
-count_work "$here/vmstat_isolation" flip $cpu "$seconds"
+count_work "$here/vmstat_isolation" flip $cpu "$seconds" 60
 read -r _ flips _ samples _ nonzero _ max <<< "$load"
 echo "# join/leave every ~200 ms for ${seconds}s under load: $flips flips," \
 	"samples in the set ${samples:-?}, with stale diffs ${nonzero:-?} (max ${max:-?})," \
