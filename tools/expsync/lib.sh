@@ -26,7 +26,7 @@ mean_sd() {
 		if (NR < 2) exit 1
 		m = s / NR
 		for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
-		printf "%.1f %.1f\n", m, sqrt(v / (NR - 1)) }'
+		printf "%.3f %.3f\n", m, sqrt(v / (NR - 1)) }'
 }
 
 # result STATUS NAME [DETAIL]: one make check result line, counted in

@@ -35,11 +35,12 @@ for strategy in many single; do
 			fail=1
 			continue
 		fi
-		awk -v s="$strategy" -v t="$t" '{ ns[NR] = $1; sn += $1; m += $2; c += $3; e += $4 }
-			END { mean = sn / NR
-				for (i = 1; i <= NR; i++) v += (ns[i] - mean) ^ 2
-				printf "  %-8s %-3s %10.0f %8.0f %12.2f %12.2f %10.2f\n", s, t, mean,
-					sqrt(v / (NR - 1)), m / NR, c / NR, e / NR }' <<<"$runs"
+		read -r ns nssd < <(mean_sd 1 <<<"$runs")
+		read -r mask _ < <(mean_sd 2 <<<"$runs")
+		read -r cpu _ < <(mean_sd 3 <<<"$runs")
+		read -r ev _ < <(mean_sd 4 <<<"$runs")
+		printf '  %-8s %-3s %10.0f %8.0f %12.2f %12.2f %10.2f\n' \
+			"$strategy" "$t" "$ns" "$nssd" "$mask" "$cpu" "$ev"
 	done
 done
 echo "$orig" > $sysctl
