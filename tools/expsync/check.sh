@@ -23,6 +23,13 @@ for s in $only; do
 done
 want() { [[ " $only " == *" $1 "* ]]; }
 kobj=${CHECK_KERNEL_OBJ:-$top/build/obj-test}
+# CHECK_TIME_SCALE (default 1): make check-full's KASAN kernel runs the
+# same tests several times slower.  The tests' run times (through
+# EXPSYNC_TIME_SCALE in the guest), kselftest's 900 s per test and the
+# VM time-outs scale by it.
+scale=${CHECK_TIME_SCALE:-1}
+[[ $scale =~ ^[1-9]$ ]] ||
+	{ echo "make check: CHECK_TIME_SCALE=$scale: not a number from 1 to 9" >&2; exit 2; }
 vmprefix=${CHECK_VM_PREFIX:-check}
 out=${CHECK_OUT:-$top/build/check}
 rm -rf "$out"
@@ -123,6 +130,10 @@ fi
 
 # --- Boot 1: KUnit and the kselftests of the selected sections ---------------
 ksft=$top/build/obj-test/kselftest/kselftest_install
+# run_kselftest.sh, with the time scale; each test's own time-out
+# (the settings file's 900 s) scales too.
+ksft_run="EXPSYNC_TIME_SCALE=$scale $ksft/run_kselftest.sh"
+[ "$scale" -gt 1 ] && ksft_run+=" -o $((900 * scale))"
 
 # kselftest: the top-level TAP lines of run_kselftest.sh, checked against
 # its plan.  Every test here is one an issue requires: its SKIP is a
@@ -165,16 +176,16 @@ if want kunit || [ -n "$tests" ]; then
 	count_from boot1
 	kparam=; want kunit || kparam=kunit.enable=0
 	cmd=true
-	[ -n "$tests" ] && cmd="$ksft/run_kselftest.sh$tests"
+	[ -n "$tests" ] && cmd="$ksft_run$tests"
 	if [ -n "$tests" ] && [ -n "${CHECK_FAIL_FAST:-}" ]; then
 		# make mutants: one test at a time, stop after the first that
 		# fails (its verdict is all a mutant needs).
-		cmd="r() { local l; l=\$(mktemp); $ksft/run_kselftest.sh \"\$@\" > \$l 2>&1; cat \$l; ! grep -q '^not ok' \$l; }"
+		cmd="r() { local l; l=\$(mktemp); $ksft_run \"\$@\" > \$l 2>&1; cat \$l; ! grep -q '^not ok' \$l; }"
 		cmd+=$'\n'"true$(sed -E 's/ -([tc]) / \&\& r -\1 /g' <<<"$tests")"
 	fi
 	# About 25 min alone on 2 host cores; the rseq selftests take twice
 	# as long when the host is shared.  A hang still ends here.
-	vm main --smp 4 --timeout 3600 --append "$kparam" -- "$cmd" > "$out/kselftest.log" 2>&1
+	vm main --smp 4 --timeout $((3600 * scale)) --append "$kparam" -- "$cmd" > "$out/kselftest.log" 2>&1
 	vmrc=$?
 	cp "build/vm/$vmprefix-main/console.log" "$out/console-main.log" 2>/dev/null
 	vm_status $vmrc "main boot" "$out/kselftest.log" "$out/console-main.log"
@@ -196,9 +207,9 @@ fi
 if want vmstat; then
 	step "boot: vmstat, CPU 1 isolated (SMP=2, nohz_full=1 isolcpus=1)"
 	count_from vmstat
-	vm vmstat --smp 2 --timeout 900 \
+	vm vmstat --smp 2 --timeout $((900 * scale)) \
 		--append "kunit.enable=0 nohz_full=1 isolcpus=1 expsync.vmstat_drain=user-return" -- \
-		"$ksft/run_kselftest.sh -t expsync:vmstat_isolation.sh -t expsync:vmstat_sysctl.sh" \
+		"$ksft_run -t expsync:vmstat_isolation.sh -t expsync:vmstat_sysctl.sh" \
 		> "$out/vmstat.log" 2>&1
 	vm_status $? "vmstat boot" "$out/vmstat.log"
 	grep -E '^# # (vmstat_drain|join|cpus|skipped|sum|ns|[0-9]+ (of|drains))' "$out/vmstat.log" | sed 's/^/      /'
@@ -210,9 +221,9 @@ if want vmstat; then
 		finish
 	fi
 	step "boot: vmstat, CPU 1 in the set, not isolated (SMP=2)"
-	vm vmstat-noisol --smp 2 --timeout 900 \
+	vm vmstat-noisol --smp 2 --timeout $((900 * scale)) \
 		--append "kunit.enable=0 expsync.vmstat_drain=user-return expsync.vmstat_drain_cpus=1" -- \
-		"SECONDS_PER_POLICY=20 $ksft/run_kselftest.sh -t expsync:vmstat_isolation.sh" \
+		"SECONDS_PER_POLICY=20 $ksft_run -t expsync:vmstat_isolation.sh" \
 		> "$out/vmstat-noisol.log" 2>&1
 	vm_status $? "vmstat-noisol boot" "$out/vmstat-noisol.log"
 	grep -E '^# # (vmstat_drain|join)' "$out/vmstat-noisol.log" | sed 's/^/      /'
@@ -224,8 +235,8 @@ fi
 if want stress; then
 	step "boot: trinity while every knob flips, CPU hotplug under load (SMP=2)"
 	count_from stress
-	vm stress --smp 2 --timeout 900 --append "kunit.enable=0" -- \
-		"$ksft/run_kselftest.sh -t expsync:stress_fuzz_hotplug.sh" > "$out/stress.log" 2>&1
+	vm stress --smp 2 --timeout $((900 * scale)) --append "kunit.enable=0" -- \
+		"$ksft_run -t expsync:stress_fuzz_hotplug.sh" > "$out/stress.log" 2>&1
 	vm_status $? "stress boot" "$out/stress.log"
 	grep -E '^# (ok|not ok) ' "$out/stress.log" | sed 's/^# /      /'
 	ksft_results "$out/stress.log"

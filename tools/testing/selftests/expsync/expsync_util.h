@@ -16,6 +16,27 @@
 #define EXPSYNC_STATS	"/sys/kernel/debug/expsync/stats"
 
 /* Write @val to @path in one write(); true when all of it was taken. */
+/*
+ * EXPSYNC_TIME_SCALE (default 1): make check-full's KASAN kernel runs
+ * several times slower, so a test that runs for a time runs this many
+ * times longer there.  Anything but a number from 1 to 100 fails.
+ */
+static inline int expsync_time_scale(void)
+{
+	const char *s = getenv("EXPSYNC_TIME_SCALE");
+	char *end;
+	long v;
+
+	if (!s)
+		return 1;
+	v = strtol(s, &end, 10);
+	if (end == s || *end || v < 1 || v > 100) {
+		fprintf(stderr, "EXPSYNC_TIME_SCALE=%s: not a number from 1 to 100\n", s);
+		exit(1);
+	}
+	return v;
+}
+
 static inline bool write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);

@@ -3,7 +3,7 @@
 #
 # Hostile input and faults against every expsync knob at once:
 #  1. trinity fuzzes membarrier, mmap, munmap, madvise and mprotect for
-#     FUZZ_SECONDS (default 60) while a flipper writes every word of
+#     FUZZ_SECONDS (default 60 x EXPSYNC_TIME_SCALE) while a flipper writes every word of
 #     every kernel.expsync knob, in a loop;
 #  2. CPU hotplug: CPU 1 goes offline and online HOTPLUG_ROUNDS times
 #     (default 20) while a munmap load frees page tables (table_free=rcu,
@@ -15,12 +15,14 @@
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
-fuzz=${FUZZ_SECONDS:-60}
 rounds=${HOTPLUG_ROUNDS:-20}
 online=/sys/devices/system/cpu/cpu1/online
 
 echo "TAP version 13"
 fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
+scale=${EXPSYNC_TIME_SCALE:-1}
+[[ $scale =~ ^[1-9][0-9]?$|^100$ ]] || fatal "EXPSYNC_TIME_SCALE=$scale: not a number from 1 to 100"
+fuzz=${FUZZ_SECONDS:-$((60 * scale))}
 [ "$(id -u)" = 0 ] || fatal "must run as root"
 [ -d $sysctl ] || fatal "no $sysctl"
 command -v trinity >/dev/null || fatal "no trinity in the guest (Debian package trinity)"

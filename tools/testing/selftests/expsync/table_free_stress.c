@@ -56,6 +56,7 @@
 #define SYSCTL		"/proc/sys/kernel/expsync/"
 #define GUP_TEST	"/sys/kernel/debug/gup_test"
 #define REGION		(4UL << 20)
+#define MIN_RUNS	100	/* munmaps, walks and flips in the first test */
 #define NR_MAPPERS	2
 #define NR_WALKERS	2
 #define TRACING		"/sys/kernel/tracing/"
@@ -339,11 +340,11 @@ static void test_hotplug(void)
 
 int main(int argc, char **argv)
 {
-	int seconds = argc > 1 ? atoi(argv[1]) : 10;
+	int seconds = argc > 1 ? atoi(argv[1]) : 10 * expsync_time_scale();
 	pthread_t th[NR_MAPPERS + NR_WALKERS + 1];
 	char mode[32], batch[32];
 	long imm0, rcu0, bat0, imm, rcu, bat;
-	int i, n = 0;
+	int i, n = 0, elapsed;
 
 	ksft_print_header();
 	/* make check requires this test: a missing precondition fails it. */
@@ -369,7 +370,16 @@ int main(int argc, char **argv)
 	for (i = 0; i < NR_WALKERS; i++)
 		pthread_create(&th[n++], NULL, walker, NULL);
 	pthread_create(&th[n++], NULL, flipper, NULL);
-	sleep(seconds);
+	/*
+	 * At least @seconds, and on until every thread has done MIN_RUNS
+	 * (a loaded host can halve the munmap rate): up to 6 x @seconds.
+	 */
+	for (elapsed = 0; elapsed < 6 * seconds; elapsed++) {
+		if (elapsed >= seconds && atomic_load(&munmaps) >= MIN_RUNS &&
+		    atomic_load(&walks) >= MIN_RUNS && atomic_load(&flips) >= MIN_RUNS)
+			break;
+		sleep(1);
+	}
 	atomic_store(&stop, true);
 	for (i = 0; i < n; i++)
 		pthread_join(th[i], NULL);
@@ -382,13 +392,13 @@ int main(int argc, char **argv)
 	rcu = expsync_stat("table_free_rcu") - rcu0;
 	bat = expsync_stat("table_free_rcu_batches") - bat0;
 	ksft_print_msg("%ds: %ld munmaps, %ld GUP-fast walks, %ld mode flips\n",
-		       seconds, atomic_load(&munmaps), atomic_load(&walks),
+		       elapsed, atomic_load(&munmaps), atomic_load(&walks),
 		       atomic_load(&flips));
 	ksft_print_msg("tables freed immediately %ld, via RCU %ld in %ld call_rcu()\n",
 		       imm, rcu, bat);
-	ksft_test_result(atomic_load(&munmaps) > 100 && atomic_load(&walks) > 100 &&
-			 atomic_load(&flips) > 100,
-			 "mappers, GUP-fast walkers and the flipper all ran\n");
+	ksft_test_result(atomic_load(&munmaps) >= MIN_RUNS && atomic_load(&walks) >= MIN_RUNS &&
+			 atomic_load(&flips) >= MIN_RUNS,
+			 "mappers, GUP-fast walkers and the flipper each ran %d times\n", MIN_RUNS);
 	ksft_test_result(imm > 0 && rcu > 0, "both free paths were used\n");
 	ksft_test_result(bat > 0 && bat < rcu, "RCU batches held more than one table\n");
 
