@@ -3,11 +3,11 @@
  * expsync: expedited-synchronization policies (membarrier IPI strategy,
  * page-table freeing, vmstat draining) behind one interface.
  *
- * Every knob is a word chosen from a fixed table.  The same table serves
- * the "expsync.<knob>=" boot parameter, the kernel.expsync.<knob> sysctl,
- * the debugfs listing and the KUnit tests.  Values are applied in three
- * layers, each overriding the one before: Kconfig default, boot
- * parameter, sysctl.  See Documentation/admin-guide/expsync.rst.
+ * This header holds what the hooks in mm/, kernel/ and the entry code
+ * need: the policies' values, the counters, and the static keys and
+ * inline hooks of the vmstat_drain policy.  The knobs themselves live
+ * with their mechanisms (include/linux/expsync_knob.h).  See
+ * Documentation/admin-guide/expsync.rst.
  */
 #ifndef _LINUX_EXPSYNC_H
 #define _LINUX_EXPSYNC_H
@@ -18,94 +18,6 @@
 #include <linux/preempt.h>
 #include <linux/smp.h>
 #include <linux/types.h>
-
-/* Longest word a knob accepts, without the trailing newline. */
-#define EXPSYNC_WORD_MAX	31
-/* Longest CPU list a cpulist knob accepts, without the newline. */
-#define EXPSYNC_CPULIST_MAX	255
-
-struct expsync_knob;
-
-/**
- * typedef expsync_apply_t - validate and apply a new knob value
- * @knob: the knob being changed
- * @val: the new value, an index into @knob->words
- *
- * Called with expsync_policy_mutex held, in process context, before
- * @knob->value is updated.  It must either make @val effective and
- * return 0, or change nothing and return a negative errno (-EINVAL for
- * a request the system cannot honour safely).
- */
-typedef int (*expsync_apply_t)(struct expsync_knob *knob, unsigned int val);
-
-/**
- * typedef expsync_apply_mask_t - validate and apply a new CPU list
- * @knob: the knob being changed
- * @mask: the new CPU set, a subset of the possible CPUs
- *
- * As expsync_apply_t, for cpulist knobs: make @mask effective and return
- * 0, or change nothing and return a negative errno.
- */
-typedef int (*expsync_apply_mask_t)(struct expsync_knob *knob,
-				    const struct cpumask *mask);
-
-/**
- * typedef expsync_trigger_t - run a one-shot action
- * @knob: the trigger knob written to
- *
- * Called with expsync_policy_mutex held, in process context.
- */
-typedef int (*expsync_trigger_t)(struct expsync_knob *knob);
-
-enum expsync_knob_type {
-	EXPSYNC_KNOB_WORD,	/* one word of a table */
-	EXPSYNC_KNOB_CPULIST,	/* a CPU list, "1-3,5" */
-	EXPSYNC_KNOB_TRIGGER,	/* write "1" to act; not readable */
-};
-
-/**
- * struct expsync_knob - one policy knob
- * @name: name after "expsync." (boot) and "kernel.expsync." (sysctl)
- * @type: what values the knob takes
- * @words: (word) value names, indexed by the knob's enum
- * @nr_words: (word) number of entries in @words
- * @apply: (word) validate-and-apply callback, may be NULL
- * @value: (word) current value; written only under
- *	   expsync_policy_mutex, read locklessly with READ_ONCE()
- * @boot_value: (word) value given on the command line, or -1; applied
- *	   by expsync_init() once the system can honour it
- * @mask: (cpulist) current value; written only under
- *	   expsync_policy_mutex
- * @apply_mask: (cpulist) validate-and-apply callback
- * @default_mask: (cpulist) fills in the default, at expsync_init() time
- * @boot_str: (cpulist) the command-line value, parsed by expsync_init()
- * @trigger: (trigger) the action
- */
-struct expsync_knob {
-	const char *name;
-	enum expsync_knob_type type;
-	const char * const *words;
-	unsigned int nr_words;
-	expsync_apply_t apply;
-	unsigned int value;
-	int boot_value;
-	struct cpumask *mask;
-	expsync_apply_mask_t apply_mask;
-	void (*default_mask)(struct cpumask *mask);
-	const char *boot_str;
-	expsync_trigger_t trigger;
-};
-
-#define EXPSYNC_KNOB_INIT(_name, _words, _nr, _default, _apply)	\
-	{								\
-		.name = (_name),					\
-		.type = EXPSYNC_KNOB_WORD,				\
-		.words = (_words),					\
-		.nr_words = (_nr),					\
-		.apply = (_apply),					\
-		.value = (_default),					\
-		.boot_value = -1,					\
-	}
 
 /* Counters shown in /sys/kernel/debug/expsync/stats. */
 enum expsync_stat {
@@ -130,51 +42,93 @@ enum expsync_stat {
 	NR_EXPSYNC_STATS
 };
 
+/*
+ * Each enum below comes with its names, in one list: the EXPSYNC_*(EM,
+ * EMe) macros expand to the enum here, to the knobs' word tables
+ * (EXPSYNC_WORD) and to the tracepoints' TRACE_DEFINE_ENUM() and
+ * __print_symbolic() tables (include/trace/events/expsync.h).
+ */
+#define EXPSYNC_ENUM(a, b)	a,
+#define EXPSYNC_WORD(a, b)	[a] = b,
+
 /* kernel.expsync.membarrier_ipi: how membarrier() reaches its targets. */
+#define EXPSYNC_MEMBARRIER_IPI(EM, EMe)					\
+	EM(EXPSYNC_MEMBARRIER_IPI_MANY,		"many")	/* one IPI-to-many */	\
+	EMe(EXPSYNC_MEMBARRIER_IPI_SINGLE,	"single") /* one per target */
+
 enum expsync_membarrier_ipi {
-	EXPSYNC_MEMBARRIER_IPI_MANY,	/* one IPI-to-many */
-	EXPSYNC_MEMBARRIER_IPI_SINGLE,	/* one IPI per target CPU */
+	EXPSYNC_MEMBARRIER_IPI(EXPSYNC_ENUM, EXPSYNC_ENUM)
 	NR_EXPSYNC_MEMBARRIER_IPI
 };
 
 /* kernel.expsync.table_free: how page-table pages are freed. */
+#define EXPSYNC_TABLE_FREE(EM, EMe)					\
+	EM(EXPSYNC_TABLE_FREE_AUTO,		"auto")	/* as the pvops pick */	\
+	EM(EXPSYNC_TABLE_FREE_RCU,		"rcu")	/* after a grace period */ \
+	EMe(EXPSYNC_TABLE_FREE_IMMEDIATE,	"immediate") /* after the flush */
+
 enum expsync_table_free {
-	EXPSYNC_TABLE_FREE_AUTO,	/* what the pvops pick */
-	EXPSYNC_TABLE_FREE_RCU,		/* after an RCU grace period */
-	EXPSYNC_TABLE_FREE_IMMEDIATE,	/* right after the TLB-flush IPIs */
+	EXPSYNC_TABLE_FREE(EXPSYNC_ENUM, EXPSYNC_ENUM)
 	NR_EXPSYNC_TABLE_FREE
 };
 
 /* kernel.expsync.table_free_rcu_batch: how RCU freeing is batched. */
+#define EXPSYNC_TABLE_FREE_RCU_BATCH(EM, EMe)				\
+	EM(EXPSYNC_TABLE_FREE_RCU_BATCH_PERCPU,	"percpu") /* per CPU */		\
+	EMe(EXPSYNC_TABLE_FREE_RCU_BATCH_GATHER, "gather") /* one per gather */
+
 enum expsync_table_free_rcu_batch {
-	EXPSYNC_TABLE_FREE_RCU_BATCH_PERCPU,	/* collected per CPU */
-	EXPSYNC_TABLE_FREE_RCU_BATCH_GATHER,	/* one call_rcu() per gather (6.12) */
+	EXPSYNC_TABLE_FREE_RCU_BATCH(EXPSYNC_ENUM, EXPSYNC_ENUM)
 	NR_EXPSYNC_TABLE_FREE_RCU_BATCH
 };
 
+/* Why page tables were handed to call_rcu(), for the tracepoint. */
+#define EXPSYNC_TABLE_FREE_WHY(EM, EMe)					\
+	EM(EXPSYNC_TABLE_FREE_WHY_GATHER,	"gather")	/* one per gather */ \
+	EM(EXPSYNC_TABLE_FREE_WHY_FULL,		"full")		/* a batch filled */ \
+	EM(EXPSYNC_TABLE_FREE_WHY_TIMER,	"timer")			\
+	EM(EXPSYNC_TABLE_FREE_WHY_PRESSURE,	"pressure")	/* shrinker */	\
+	EM(EXPSYNC_TABLE_FREE_WHY_HOTPLUG,	"hotplug")			\
+	EMe(EXPSYNC_TABLE_FREE_WHY_SWITCH,	"switch")	/* left percpu */
+
+enum expsync_table_free_why {
+	EXPSYNC_TABLE_FREE_WHY(EXPSYNC_ENUM, EXPSYNC_ENUM)
+	NR_EXPSYNC_TABLE_FREE_WHY
+};
+
 /* kernel.expsync.vmstat_drain: when vmstat differentials are folded. */
+#define EXPSYNC_VMSTAT_DRAIN(EM, EMe)					\
+	EM(EXPSYNC_VMSTAT_DRAIN_PERIODIC,	"periodic") /* vmstat_update */	\
+	EMe(EXPSYNC_VMSTAT_DRAIN_USER_RETURN,	"user-return")
+
 enum expsync_vmstat_drain {
-	EXPSYNC_VMSTAT_DRAIN_PERIODIC,		/* 6.12: vmstat_update work */
-	EXPSYNC_VMSTAT_DRAIN_USER_RETURN,	/* on return to user mode */
+	EXPSYNC_VMSTAT_DRAIN(EXPSYNC_ENUM, EXPSYNC_ENUM)
 	NR_EXPSYNC_VMSTAT_DRAIN
 };
 
-/* Why a CPU folded its vmstat differentials. */
+/* Why a CPU folded its vmstat differentials (counters in this order). */
+#define EXPSYNC_VMSTAT_FOLD(EM, EMe)					\
+	EM(EXPSYNC_VMSTAT_FOLD_USER_RETURN,	"user-return")			\
+	EM(EXPSYNC_VMSTAT_FOLD_IDLE,		"idle")				\
+	EM(EXPSYNC_VMSTAT_FOLD_WORK,		"work")				\
+	EMe(EXPSYNC_VMSTAT_FOLD_DRAIN_NOW,	"drain-now")
+
 enum expsync_vmstat_fold {
-	EXPSYNC_VMSTAT_FOLD_USER_RETURN,
-	EXPSYNC_VMSTAT_FOLD_IDLE,
-	EXPSYNC_VMSTAT_FOLD_WORK,
-	EXPSYNC_VMSTAT_FOLD_DRAIN_NOW,
+	EXPSYNC_VMSTAT_FOLD(EXPSYNC_ENUM, EXPSYNC_ENUM)
 	NR_EXPSYNC_VMSTAT_FOLDS
 };
 
 /* Why membarrier() sends IPIs, for the tracepoint. */
+#define EXPSYNC_MEMBARRIER_OP(EM, EMe)					\
+	EM(EXPSYNC_MEMBARRIER_OP_GLOBAL_EXPEDITED,	"global_expedited")	\
+	EM(EXPSYNC_MEMBARRIER_OP_PRIVATE_EXPEDITED,	"private_expedited")	\
+	EM(EXPSYNC_MEMBARRIER_OP_PRIVATE_EXPEDITED_SYNC_CORE,			\
+	   "private_expedited_sync_core")					\
+	EM(EXPSYNC_MEMBARRIER_OP_PRIVATE_EXPEDITED_RSEQ, "private_expedited_rseq") \
+	EMe(EXPSYNC_MEMBARRIER_OP_REGISTER,		"register")
+
 enum expsync_membarrier_op {
-	EXPSYNC_MEMBARRIER_OP_GLOBAL_EXPEDITED,
-	EXPSYNC_MEMBARRIER_OP_PRIVATE_EXPEDITED,
-	EXPSYNC_MEMBARRIER_OP_PRIVATE_EXPEDITED_SYNC_CORE,
-	EXPSYNC_MEMBARRIER_OP_PRIVATE_EXPEDITED_RSEQ,
-	EXPSYNC_MEMBARRIER_OP_REGISTER,
+	EXPSYNC_MEMBARRIER_OP(EXPSYNC_ENUM, EXPSYNC_ENUM)
 	NR_EXPSYNC_MEMBARRIER_OPS
 };
 
@@ -195,46 +149,6 @@ static inline void expsync_count(enum expsync_stat stat, long delta)
 }
 #else
 static inline void expsync_count(enum expsync_stat stat, long delta) { }
-#endif
-
-struct mmu_table_batch;
-
-#ifdef CONFIG_EXPSYNC_TABLE_FREE
-/* True: page tables go through tlb_remove_table() (RCU). */
-DECLARE_STATIC_KEY_TRUE(expsync_table_free_rcu);
-
-bool expsync_table_free_defer(struct mmu_table_batch *batch,
-			      rcu_callback_t free_batch);
-#else
-static inline bool expsync_table_free_defer(struct mmu_table_batch *batch,
-					    rcu_callback_t free_batch)
-{
-	return false;
-}
-#endif
-
-#ifdef CONFIG_EXPSYNC_MEMBARRIER
-void expsync_membarrier_ipi(enum expsync_membarrier_op op,
-			    const struct cpumask *mask, smp_call_func_t func,
-			    void *info, bool self);
-#else
-/*
- * 6.12's membarrier IPIs: one IPI-to-many, running @func on the calling
- * CPU too when @self is set (on_each_cpu_mask()).
- */
-static inline void expsync_membarrier_ipi(enum expsync_membarrier_op op,
-					  const struct cpumask *mask,
-					  smp_call_func_t func, void *info,
-					  bool self)
-{
-	if (self) {
-		on_each_cpu_mask(mask, func, info, true);
-	} else {
-		preempt_disable();
-		smp_call_function_many(mask, func, info, true);
-		preempt_enable();
-	}
-}
 #endif
 
 #ifdef CONFIG_EXPSYNC_VMSTAT

@@ -5,6 +5,7 @@
 #if !defined(_TRACE_EXPSYNC_H) || defined(TRACE_HEADER_MULTI_READ)
 #define _TRACE_EXPSYNC_H
 
+#include <linux/expsync.h>
 #include <linux/tracepoint.h>
 
 /*
@@ -43,57 +44,78 @@ TRACE_EVENT(expsync_policy_set,
 		  __get_str(source), __entry->err)
 );
 
+/* The enums' numbers for user space, then their names for TP_printk(). */
+#undef EM
+#undef EMe
+#define EM(a, b)	TRACE_DEFINE_ENUM(a);
+#define EMe(a, b)	TRACE_DEFINE_ENUM(a);
+
+EXPSYNC_MEMBARRIER_OP(EM, EMe)
+EXPSYNC_MEMBARRIER_IPI(EM, EMe)
+EXPSYNC_TABLE_FREE_WHY(EM, EMe)
+EXPSYNC_VMSTAT_FOLD(EM, EMe)
+
+#undef EM
+#undef EMe
+#define EM(a, b)	{ a, b },
+#define EMe(a, b)	{ a, b }
+
 /*
  * expsync_membarrier_ipi - membarrier() sent its IPIs
- * @op: the command (or "register" for a registration's runqueue sync)
+ * @op: the command, or "register" for a registration's runqueue sync
  * @nr_cpus: CPUs targeted
  * @strategy: "many" (one IPI-to-many) or "single" (one IPI per CPU)
  */
 TRACE_EVENT(expsync_membarrier_ipi,
 
-	TP_PROTO(const char *op, unsigned int nr_cpus, const char *strategy),
+	TP_PROTO(enum expsync_membarrier_op op, unsigned int nr_cpus,
+		 enum expsync_membarrier_ipi strategy),
 
 	TP_ARGS(op, nr_cpus, strategy),
 
 	TP_STRUCT__entry(
-		__string(op, op)
+		__field(unsigned int, op)
 		__field(unsigned int, nr_cpus)
-		__string(strategy, strategy)
+		__field(unsigned int, strategy)
 	),
 
 	TP_fast_assign(
-		__assign_str(op);
+		__entry->op = op;
 		__entry->nr_cpus = nr_cpus;
-		__assign_str(strategy);
+		__entry->strategy = strategy;
 	),
 
-	TP_printk("op=%s nr_cpus=%u strategy=%s", __get_str(op),
-		  __entry->nr_cpus, __get_str(strategy))
+	TP_printk("op=%s nr_cpus=%u strategy=%s",
+		  __print_symbolic(__entry->op, EXPSYNC_MEMBARRIER_OP(EM, EMe)),
+		  __entry->nr_cpus,
+		  __print_symbolic(__entry->strategy, EXPSYNC_MEMBARRIER_IPI(EM, EMe)))
 );
 
 /*
  * expsync_table_free_rcu - page-table pages were handed to call_rcu()
  * @nr: tables in the batch
- * @why: "gather" (6.12's one batch per gather), "full" (a per-CPU batch
- *	 filled up), "timer", "pressure" (shrinker), "hotplug", "switch"
+ * @why: "gather" (one batch per gather, as 6.12), "full" (a per-CPU
+ *	 batch filled up), "timer", "pressure" (shrinker), "hotplug",
+ *	 "switch" (batching left percpu)
  */
 TRACE_EVENT(expsync_table_free_rcu,
 
-	TP_PROTO(unsigned int nr, const char *why),
+	TP_PROTO(unsigned int nr, enum expsync_table_free_why why),
 
 	TP_ARGS(nr, why),
 
 	TP_STRUCT__entry(
 		__field(unsigned int, nr)
-		__string(why, why)
+		__field(unsigned int, why)
 	),
 
 	TP_fast_assign(
 		__entry->nr = nr;
-		__assign_str(why);
+		__entry->why = why;
 	),
 
-	TP_printk("nr=%u why=%s", __entry->nr, __get_str(why))
+	TP_printk("nr=%u why=%s", __entry->nr,
+		  __print_symbolic(__entry->why, EXPSYNC_TABLE_FREE_WHY(EM, EMe)))
 );
 
 /*
@@ -103,21 +125,23 @@ TRACE_EVENT(expsync_table_free_rcu,
  */
 TRACE_EVENT(expsync_vmstat_fold,
 
-	TP_PROTO(const char *why, int items),
+	TP_PROTO(enum expsync_vmstat_fold why, int items),
 
 	TP_ARGS(why, items),
 
 	TP_STRUCT__entry(
-		__string(why, why)
+		__field(unsigned int, why)
 		__field(int, items)
 	),
 
 	TP_fast_assign(
-		__assign_str(why);
+		__entry->why = why;
 		__entry->items = items;
 	),
 
-	TP_printk("why=%s items=%d", __get_str(why), __entry->items)
+	TP_printk("why=%s items=%d",
+		  __print_symbolic(__entry->why, EXPSYNC_VMSTAT_FOLD(EM, EMe)),
+		  __entry->items)
 );
 
 /*

@@ -227,16 +227,45 @@ static long wait_drained(void)
 	return -1;
 }
 
+/*
+ * The number of @why in the event's __print_symbolic() table, as its
+ * format file shows it ({ 0, "gather" }, ...), or -1.
+ */
+static int why_value(const char *why)
+{
+	char fmt[4096], key[64], *p;
+	ssize_t n;
+	int fd = open(TF_EVENT "format", O_RDONLY);
+
+	if (fd < 0)
+		return -1;
+	n = read(fd, fmt, sizeof(fmt) - 1);
+	close(fd);
+	if (n <= 0)
+		return -1;
+	fmt[n] = '\0';
+	snprintf(key, sizeof(key), ", \"%s\" }", why);
+	p = strstr(fmt, key);
+	if (!p)
+		return -1;
+	while (p > fmt && p[-1] != '{')
+		p--;
+	return atoi(p);
+}
+
 /* Record expsync_table_free_rcu events with why == @why only. */
 static bool trace_start(const char *why)
 {
+	int val = why_value(why), fd;
 	char filter[64];
-	int fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
 
+	if (val < 0)
+		return false;
+	fd = open(TRACING "trace", O_WRONLY | O_TRUNC);
 	if (fd < 0)
 		return false;
 	close(fd);
-	snprintf(filter, sizeof(filter), "why == \"%s\"", why);
+	snprintf(filter, sizeof(filter), "why == %d", val);
 	return write_file(TF_EVENT "filter", filter) &&
 	       write_file(TF_EVENT "enable", "1") &&
 	       write_file(TRACING "tracing_on", "1");

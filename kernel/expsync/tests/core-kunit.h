@@ -1,0 +1,261 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of the expsync front-end: the text of word knobs, boot
+ * parameters and the sysctl handler, on a test knob and on the real
+ * knobs' word tables.  Every rejected input must leave the knob's value,
+ * and the mechanism behind it, unchanged.  Included at the end of
+ * kernel/expsync/core.c, whose static helpers it tests.
+ */
+#ifdef CONFIG_EXPSYNC_KUNIT_TEST
+
+#include <kunit/test.h>
+
+enum { TEST_ALPHA, TEST_BETA, TEST_GAMMA, NR_TEST_WORDS };
+static const char * const test_words[] = {
+	[TEST_ALPHA]	= "alpha",
+	[TEST_BETA]	= "beta",
+	[TEST_GAMMA]	= "gamma",
+};
+
+static_assert(ARRAY_SIZE(test_words) == NR_TEST_WORDS);
+
+/* The fake mechanism: records what it applied, refuses gamma on demand. */
+static unsigned int test_applied, test_apply_calls;
+static bool test_refuse_gamma;
+
+static int test_apply(unsigned int val)
+{
+	test_apply_calls++;
+	if (val == TEST_GAMMA && test_refuse_gamma)
+		return -EINVAL;
+	test_applied = val;
+	return 0;
+}
+
+static struct expsync_word test_word = {
+	.words		= test_words,
+	.nr_words	= NR_TEST_WORDS,
+	.def		= TEST_ALPHA,
+	.apply		= test_apply,
+};
+
+static struct expsync_knob test_knob = EXPSYNC_WORD_KNOB("test", &test_word);
+
+static int expsync_test_init(struct kunit *test)
+{
+	test_word.value = TEST_ALPHA;
+	test_applied = TEST_ALPHA;
+	test_apply_calls = 0;
+	test_refuse_gamma = false;
+	return 0;
+}
+
+static bool test_valid(struct expsync_knob *knob, const char *text)
+{
+	guard(mutex)(&expsync_policy_mutex);
+	return knob->ops->valid(knob, text);
+}
+
+static int test_write(const char *text)
+{
+	guard(mutex)(&expsync_policy_mutex);
+	return expsync_knob_write(&test_knob, text, "kunit");
+}
+
+static int test_boot(const char *val)
+{
+	guard(mutex)(&expsync_policy_mutex);
+	return expsync_knob_boot(&test_knob, val);
+}
+
+static void expsync_test_parse_words(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_TEST_WORDS; i++)
+		KUNIT_EXPECT_TRUE(test, test_valid(&test_knob, test_words[i]));
+}
+
+/* Not values, as the ops see them (sysctl strips one newline first). */
+static const char * const bad_words[] = {
+	"", "\n", "alph", "alphax", "alpha ", " alpha", "Alpha", "alpha\n",
+	"alpha\nbeta", "1", "-1", "alpha,beta",
+	"alphaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa",
+};
+
+static void expsync_test_parse_rejects(struct kunit *test)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(bad_words); i++)
+		KUNIT_EXPECT_FALSE_MSG(test, test_valid(&test_knob, bad_words[i]),
+				       "word \"%s\"", bad_words[i]);
+}
+
+static void expsync_test_set(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, test_write("beta"), 0);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
+	KUNIT_EXPECT_EQ(test, test_applied, TEST_BETA);
+
+	/* Refused by the mechanism: value and mechanism unchanged. */
+	test_refuse_gamma = true;
+	KUNIT_EXPECT_EQ(test, test_write("gamma"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
+	KUNIT_EXPECT_EQ(test, test_applied, TEST_BETA);
+
+	/* Not a value: never reaches the mechanism. */
+	test_apply_calls = 0;
+	KUNIT_EXPECT_EQ(test, test_write("delta"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_apply_calls, 0);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
+}
+
+static void expsync_test_boot(struct kunit *test)
+{
+	KUNIT_EXPECT_EQ(test, test_boot("gamma"), 0);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_GAMMA);
+	KUNIT_EXPECT_EQ(test, test_applied, TEST_GAMMA);
+
+	test_apply_calls = 0;
+	KUNIT_EXPECT_EQ(test, test_boot("gammax"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_boot(""), -EINVAL);
+	/* "expsync.test" without '=' */
+	KUNIT_EXPECT_EQ(test, test_boot(NULL), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_apply_calls, 0);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_GAMMA);
+
+	/* Refused: the value before stays. */
+	test_refuse_gamma = true;
+	test_word.value = TEST_ALPHA;
+	KUNIT_EXPECT_EQ(test, test_boot("gamma"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_ALPHA);
+}
+
+static int sysctl_write(const char *text, size_t len)
+{
+	struct ctl_table table = {
+		.procname = "test", .data = &test_knob, .mode = 0644,
+		.proc_handler = expsync_sysctl,
+	};
+	char buf[128];
+	loff_t pos = 0;
+	int ret;
+
+	memcpy(buf, text, len);
+	buf[len] = '\0';
+	ret = expsync_sysctl(&table, 1, buf, &len, &pos);
+	return ret ?: (int)pos;
+}
+
+/* What sysctl refuses on top of bad_words: the newline is stripped once. */
+static const char * const bad_sysctl_words[] = {
+	"alpha\n\n", "\n\n", "beta\n\n",
+};
+
+static void expsync_test_sysctl(struct kunit *test)
+{
+	struct ctl_table table = {
+		.procname = "test", .data = &test_knob, .mode = 0644,
+		.proc_handler = expsync_sysctl,
+	};
+	char buf[32] = "";
+	size_t len = sizeof(buf);
+	loff_t pos = 0;
+	unsigned int i;
+
+	KUNIT_EXPECT_EQ(test, sysctl_write("beta\n", 5), 5);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
+	KUNIT_EXPECT_EQ(test, sysctl_write("gamma", 5), 5);
+	KUNIT_EXPECT_EQ(test, sysctl_write("beta", 4), 4);
+
+	KUNIT_EXPECT_EQ(test, expsync_sysctl(&table, 0, buf, &len, &pos), 0);
+	KUNIT_EXPECT_STREQ(test, buf, "beta\n");
+
+	for (i = 0; i < ARRAY_SIZE(bad_words) + ARRAY_SIZE(bad_sysctl_words); i++) {
+		const char *w = i < ARRAY_SIZE(bad_words) ? bad_words[i] :
+				bad_sysctl_words[i - ARRAY_SIZE(bad_words)];
+
+		/* "alpha\n" is "alpha" with echo's newline: a value here. */
+		if (!strcmp(w, "alpha\n"))
+			continue;
+		KUNIT_EXPECT_EQ_MSG(test, sysctl_write(w, strlen(w)), -EINVAL,
+				    "word \"%s\"", w);
+		KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
+		KUNIT_EXPECT_EQ(test, test_applied, TEST_BETA);
+	}
+	/* An embedded NUL must not turn "alpha\0junk" into "alpha". */
+	KUNIT_EXPECT_EQ(test, sysctl_write("alpha\0junk", 10), -EINVAL);
+
+	test_refuse_gamma = true;
+	KUNIT_EXPECT_EQ(test, sysctl_write("gamma", 5), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
+}
+
+/* The registered word knobs, one test case each. */
+static const void *expsync_word_knob_gen(const void *prev, char *desc)
+{
+	const struct expsync_knob *knob = prev;
+
+	guard(mutex)(&expsync_policy_mutex);
+	knob = list_prepare_entry(knob, &expsync_knobs, node);
+	list_for_each_entry_continue(knob, &expsync_knobs, node) {
+		if (knob->ops != &expsync_word_ops)
+			continue;
+		strscpy(desc, knob->name, KUNIT_PARAM_DESC_SIZE);
+		return knob;
+	}
+	return NULL;
+}
+
+/*
+ * Each word of a real table is a value, and nothing near it is: no
+ * prefix, no extension, no other case, no blank.
+ */
+static void expsync_test_real_words(struct kunit *test)
+{
+	struct expsync_knob *knob = (struct expsync_knob *)test->param_value;
+	const struct expsync_word *w = knob->word;
+	char near[EXPSYNC_TEXT_MAX + 2];
+	unsigned int i;
+	size_t len;
+
+	KUNIT_EXPECT_GE(test, w->nr_words, 2);
+	for (i = 0; i < w->nr_words; i++) {
+		const char *word = w->words[i];
+
+		len = strlen(word);
+		KUNIT_EXPECT_TRUE_MSG(test, test_valid(knob, word), "%s", word);
+		KUNIT_EXPECT_GT(test, len, 1);
+		strscpy(near, word, len);			/* a prefix */
+		KUNIT_EXPECT_FALSE_MSG(test, test_valid(knob, near), "%s", near);
+		scnprintf(near, sizeof(near), "%sx", word);
+		KUNIT_EXPECT_FALSE_MSG(test, test_valid(knob, near), "%s", near);
+		scnprintf(near, sizeof(near), " %s", word);
+		KUNIT_EXPECT_FALSE_MSG(test, test_valid(knob, near), "%s", near);
+		strscpy(near, word, sizeof(near));
+		near[0] = toupper(near[0]);
+		KUNIT_EXPECT_FALSE_MSG(test, test_valid(knob, near), "%s", near);
+	}
+	KUNIT_EXPECT_FALSE(test, test_valid(knob, ""));
+}
+
+static struct kunit_case expsync_core_cases[] = {
+	KUNIT_CASE(expsync_test_parse_words),
+	KUNIT_CASE(expsync_test_parse_rejects),
+	KUNIT_CASE(expsync_test_set),
+	KUNIT_CASE(expsync_test_boot),
+	KUNIT_CASE(expsync_test_sysctl),
+	KUNIT_CASE_PARAM(expsync_test_real_words, expsync_word_knob_gen),
+	{}
+};
+
+static struct kunit_suite expsync_core_suite = {
+	.name = "expsync_core",
+	.init = expsync_test_init,
+	.test_cases = expsync_core_cases,
+};
+
+kunit_test_suite(expsync_core_suite);
+
+#endif /* CONFIG_EXPSYNC_KUNIT_TEST */

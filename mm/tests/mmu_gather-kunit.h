@@ -1,0 +1,96 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit tests of the per-CPU RCU table batches: how a gather's batch is
+ * merged into the pending one.  Included at the end of mm/mmu_gather.c,
+ * whose static tlb_table_batch_merge() it tests.
+ */
+#if defined(CONFIG_EXPSYNC_KUNIT_TEST) && defined(CONFIG_EXPSYNC_TABLE_FREE_RCU_BATCH)
+
+#include <kunit/test.h>
+
+/* A fake table batch holding tables first .. first + nr - 1. */
+static struct mmu_table_batch *fake_batch(struct kunit *test, unsigned long first,
+					  unsigned int nr)
+{
+	struct mmu_table_batch *b = kunit_kzalloc(test, PAGE_SIZE, GFP_KERNEL);
+	unsigned int i;
+
+	KUNIT_ASSERT_NOT_NULL(test, b);
+	for (i = 0; i < nr; i++)
+		b->tables[i] = (void *)(first + i);
+	b->nr = nr;
+	return b;
+}
+
+static bool holds(struct mmu_table_batch *b, unsigned long first, unsigned int nr)
+{
+	unsigned int i;
+
+	if (b->nr != nr)
+		return false;
+	for (i = 0; i < nr; i++)
+		if (b->tables[i] != (void *)(first + i))
+			return false;
+	return true;
+}
+
+static void tlb_table_test_merge(struct kunit *test)
+{
+	struct mmu_table_batch *pending = NULL, *spare, *full, *a, *b, *big;
+	const unsigned int max = MAX_TABLE_BATCH;
+
+	/* The first batch becomes the pending one. */
+	a = fake_batch(test, 1, 1);
+	full = tlb_table_batch_merge(&pending, a, &spare);
+	KUNIT_EXPECT_NULL(test, full);
+	KUNIT_EXPECT_PTR_EQ(test, pending, a);
+	KUNIT_EXPECT_NULL(test, spare);
+
+	/* The next ones are appended; their page is spare. */
+	b = fake_batch(test, 2, 2);
+	full = tlb_table_batch_merge(&pending, b, &spare);
+	KUNIT_EXPECT_NULL(test, full);
+	KUNIT_EXPECT_PTR_EQ(test, spare, b);
+	KUNIT_EXPECT_TRUE(test, holds(pending, 1, 3));
+
+	/* Filling up exactly: the pending batch goes to RCU, none left. */
+	b = fake_batch(test, 4, max - 3);
+	full = tlb_table_batch_merge(&pending, b, &spare);
+	KUNIT_EXPECT_PTR_EQ(test, full, a);
+	KUNIT_EXPECT_TRUE(test, holds(full, 1, max));
+	KUNIT_EXPECT_NULL(test, pending);
+	KUNIT_EXPECT_PTR_EQ(test, spare, b);
+
+	/* Overflow: the full one goes, the rest stays pending in order. */
+	a = fake_batch(test, 1000, max - 1);
+	pending = a;
+	b = fake_batch(test, 5000, 3);
+	full = tlb_table_batch_merge(&pending, b, &spare);
+	KUNIT_EXPECT_PTR_EQ(test, full, a);
+	KUNIT_EXPECT_EQ(test, full->nr, max);
+	KUNIT_EXPECT_PTR_EQ(test, full->tables[max - 1], (void *)5000);
+	KUNIT_EXPECT_PTR_EQ(test, pending, b);
+	KUNIT_EXPECT_TRUE(test, holds(pending, 5001, 2));
+	KUNIT_EXPECT_NULL(test, spare);
+
+	/* A full gather batch goes to RCU as it is. */
+	big = fake_batch(test, 9000, max);
+	full = tlb_table_batch_merge(&pending, big, &spare);
+	KUNIT_EXPECT_PTR_EQ(test, full, big);
+	KUNIT_EXPECT_PTR_EQ(test, pending, b);
+	KUNIT_EXPECT_NULL(test, spare);
+}
+
+static struct kunit_case tlb_table_batch_cases[] = {
+	KUNIT_CASE(tlb_table_test_merge),
+	{}
+};
+
+static struct kunit_suite tlb_table_batch_suite = {
+	.name = "expsync_table_free",
+	.test_cases = tlb_table_batch_cases,
+};
+
+kunit_test_suite(tlb_table_batch_suite);
+
+#endif

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * KUnit test of vmstat_drain's policy and set transitions, on the live
+ * system through the real knobs' callbacks.  Included at the end of
+ * mm/vmstat.c.
+ */
+#if defined(CONFIG_EXPSYNC_KUNIT_TEST) && defined(CONFIG_EXPSYNC_VMSTAT)
+
+#include <kunit/test.h>
+
+/*
+ * What the front-end does for an accepted write.  Built-in KUnit suites
+ * run before user space exists, so no sysctl write races with these.
+ * They can set an empty set, which the sysctl refuses.
+ */
+static int vmstat_test_policy(unsigned int val)
+{
+	int err;
+
+	err = vmstat_drain_apply(val);
+	if (!err)
+		WRITE_ONCE(vmstat_drain_word.value, val);
+	return err;
+}
+
+static int vmstat_test_cpus(const struct cpumask *mask)
+{
+	int err;
+
+	err = vmstat_drain_cpus_apply(mask);
+	if (!err)
+		cpumask_copy(&vmstat_drain_cpus_mask, mask);
+	return err;
+}
+
+/* Policy transitions on the live system, through the real knobs. */
+static void vmstat_drain_test_transitions(struct kunit *test)
+{
+	unsigned int old_policy, cpu, last = cpumask_last(cpu_online_mask);
+	cpumask_var_t old_set, set;
+
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old_set, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&set, GFP_KERNEL));
+	old_policy = vmstat_drain_word.value;
+	cpumask_copy(old_set, &vmstat_drain_cpus_mask);
+
+	/* periodic, set {last}: nobody folds on user return. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	cpumask_set_cpu(last, set);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_FALSE(test, expsync_vmstat_drain_owns(cpu));
+
+	/* user-return: exactly the CPUs of the set. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_USER_RETURN), 0);
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_EQ(test, expsync_vmstat_drain_owns(cpu), cpu == last);
+
+	/* An empty set switches the whole mechanism off. */
+	cpumask_clear(set);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&expsync_vmstat_drain_user_return));
+	for_each_possible_cpu(cpu)
+		KUNIT_EXPECT_FALSE(test, expsync_vmstat_drain_owns(cpu));
+
+	/* Restore what the boot set up. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(old_policy), 0);
+	free_cpumask_var(old_set);
+	free_cpumask_var(set);
+}
+
+static struct kunit_case vmstat_drain_cases[] = {
+	KUNIT_CASE(vmstat_drain_test_transitions),
+	{}
+};
+
+static struct kunit_suite vmstat_drain_suite = {
+	.name = "expsync_vmstat",
+	.test_cases = vmstat_drain_cases,
+};
+
+kunit_test_suite(vmstat_drain_suite);
+
+#endif
