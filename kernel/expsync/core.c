@@ -169,8 +169,8 @@ static void expsync_word_show(const struct expsync_knob *knob, struct seq_file *
 		seq_printf(m, i == cur ? " [%s]" : " %s", knob->word->words[i]);
 }
 
-/**
- * expsync_word_ops - a knob whose value is one word of a table
+/*
+ * expsync_word_ops: a knob whose value is one word of a table
  *
  * The value is exactly one of struct expsync_word's words: no prefix, no
  * blanks, no case folding.  Its reset applies the default, or word 0
@@ -238,8 +238,8 @@ static void expsync_cpulist_show(const struct expsync_knob *knob, struct seq_fil
 	seq_printf(m, " <cpulist> [%*pbl]", cpumask_pr_args(knob->cpulist->mask));
 }
 
-/**
- * expsync_cpulist_ops - a knob whose value is a list of possible CPUs
+/*
+ * expsync_cpulist_ops: a knob whose value is a list of possible CPUs
  *
  * "1,3-5" as cpulist_parse() reads it, without blanks, naming possible
  * CPUs only.  Reads give the list, empty for none.
@@ -274,8 +274,8 @@ static void expsync_trigger_show(const struct expsync_knob *knob, struct seq_fil
 	seq_puts(m, " <trigger>");
 }
 
-/**
- * expsync_trigger_ops - a write-only knob: writing "1" runs an action
+/*
+ * expsync_trigger_ops: a write-only knob: writing "1" runs an action
  *
  * The write returns when the action is done.  Not readable, and not a
  * boot parameter.

@@ -15,7 +15,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
 cd "$top"
-SECTIONS="harness static kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync fastpath"
+SECTIONS="harness static series kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync fastpath"
 only=${ONLY:-$SECTIONS}
 for s in $only; do
 	[[ " $SECTIONS " == *" $s "* ]] ||
@@ -126,6 +126,23 @@ if want static; then
 		result "$st" "$name" "$detail"
 	done < <(grep -E '^(PASS|FAIL|SKIP)\|' "$out/static.log")
 	no_results static "$out/static.log"
+fi
+
+# --- The series: make patches, then each prefix applies and compiles --------
+if want series; then
+	step "series: make patches; each patch applies, passes checkpatch, compiles"
+	count_from series
+	if make -s patches > "$out/patches.log" 2>&1; then
+		result PASS "series: make patches" "$(grep -m1 'git am on the base' "$out/patches.log" | cut -c1-100)"
+	else
+		tail -n 20 "$out/patches.log"
+		result FAIL "series: make patches" "$out/patches.log"
+	fi
+	SERIES_LOG=$out/series-build.log tools/expsync/series-check.sh > "$out/series.log" 2>&1
+	while IFS='|' read -r st name detail; do
+		result "$st" "$name" "$detail"
+	done < <(grep -E '^(PASS|FAIL|SKIP)\|' "$out/series.log")
+	no_results series "$out/series.log"
 fi
 
 # --- Boot 1: KUnit and the kselftests of the selected sections ---------------
