@@ -6,9 +6,10 @@
 # (build/series-work, O=build/obj-series), for each patch in turn:
 #  - it applies with git am;
 #  - checkpatch.pl --strict is clean on it;
-#  - the prefix ending with it compiles every object the series touches
-#    that exists by then (the test kernel's configuration, regenerated
-#    when a Kconfig file changes; incremental, ccache);
+#  - the prefix ending with it compiles every directory that holds a C
+#    file the series touches, or a file including a header it touches
+#    (the test kernel's configuration, regenerated when a Kconfig file
+#    changes; incremental, ccache);
 # and at the end the same objects compile with CONFIG_EXPSYNC=n.
 # Prints one "STATUS|label|detail" line per check.
 # build/linux is never touched.
@@ -35,9 +36,26 @@ git -C "$src" worktree prune
 git -C "$src" worktree add -q --detach "$work" base || { echo "FAIL|series: no worktree|"; exit 1; }
 trap 'git -C "$src" worktree remove --force "$work" 2>/dev/null' EXIT
 
-# The C files the whole series changes or adds: what the prefixes compile.
-objects_all=$(cat "$out"/0*.patch | sed -n 's|^+++ b/\(.*\)\.c$|\1.o|p' |
-	grep -Ev '^(tools|Documentation|scripts)/' | sort -u)
+# The objects the whole series changes or adds: what the prefixes
+# compile.  A C file the test kernel does not build on its own is part of
+# the one in its directory that #includes it (kernel/sched/membarrier.c
+# of build_utility.c).
+objects_all=$(for c in $(cat "$out"/0*.patch | sed -n 's|^+++ b/\(.*\.c\)$|\1|p' |
+		grep -Ev '^(tools|Documentation|scripts)/' | sort -u); do
+	if [ -f "$top/build/obj-test/${c%.c}.o" ]; then
+		echo "${c%.c}.o"
+	else
+		grep -l "^#include \"$(basename "$c")\"" "$src/$(dirname "$c")"/*.c 2>/dev/null |
+			sed "s|^$src/||; s|\.c\$|.o|"
+	fi
+done | sort -u)
+# A header the series changes is compiled through up to 3 objects of the
+# test kernel that include it (their .cmd dependency lists say which).
+objects_all+=$'\n'$(for h in $(cat "$out"/0*.patch | sed -n 's|^+++ b/\(include/.*\.h\)$|\1|p' | sort -u); do
+	grep -rl --include='.*.o.cmd' -F "/$h" "$top/build/obj-test" 2>/dev/null | grep -v '/scripts/' |
+		head -n 3 | sed "s|^$top/build/obj-test/||; s|/\.\([^/]*\)\.cmd\$|/\1|"
+done | sort -u)
+objects_all=$(sort -u <<<"$objects_all" | grep -v '^$')
 
 # One "STATUS|label|detail" line per check, as static-checks.sh prints.
 result() { echo "$1|$2|${3:-}"; }
@@ -55,17 +73,20 @@ configure() {	# configure FRAGMENT...
 	  make -C "$work" O="$obj" CC="ccache gcc" -s -j"$(nproc)" prepare; } >> "$log" 2>&1
 }
 
-compile() {	# compile LABEL: the objects of objects_all that exist now
-	local o objs=() bad=
-	for o in $objects_all; do
-		[ -f "$work/${o%.o}.c" ] && objs+=("$o")
+# compile LABEL: every directory that holds an object of objects_all and
+# exists by now, whole (a Makefile line naming a file a later patch adds
+# fails here); incremental from one prefix to the next.
+compile() {
+	local d dirs=() bad=
+
+	for d in $(sed 's|/[^/]*$|/|' <<<"$objects_all" | sort -u); do
+		[ -d "$work/$d" ] && dirs+=("$d")
 	done
-	[ ${#objs[@]} -gt 0 ] || { result PASS "series: $1 compiles (nothing to compile yet)"; return; }
-	for o in "${objs[@]}"; do
-		make -C "$work" O="$obj" CC="ccache gcc" -s "$o" >> "$log" 2>&1 || bad+=" $o"
+	for d in "${dirs[@]}"; do
+		make -C "$work" O="$obj" CC="ccache gcc" -s -j"$(nproc)" "$d" >> "$log" 2>&1 || bad+=" $d"
 	done
 	if [ -z "$bad" ]; then
-		result PASS "series: $1 compiles" "${#objs[@]} objects"
+		result PASS "series: $1 compiles" "${dirs[*]}"
 	else
 		result FAIL "series: $1 compiles" "not:$bad (build/series.log)"
 	fi
@@ -83,9 +104,10 @@ for p in "$out"/0*.patch; do
 	result PASS "series: $name applies"
 	# The EM()/EMe() lists are checked as static-checks.sh explains;
 	# MAINTAINERS comes with the documentation patch.
+	# The boot parameters are documented with the rest (UNDOCUMENTED_SETUP).
 	ignore=UNKNOWN_COMMIT_ID,FILE_PATH_CHANGES
 	grep -q '^+++ b/include/linux/expsync.h' "$p" &&
-		ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,SPACING
+		ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,BRACKET_SPACE,UNDOCUMENTED_SETUP
 	grep -q '^+++ b/include/trace/events/' "$p" &&
 		ignore+=,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,MACRO_ARG_UNUSED,TRAILING_SEMICOLON
 	if (cd "$work" && scripts/checkpatch.pl --strict -q --ignore "$ignore" "$p") >> "$log" 2>&1; then
@@ -104,4 +126,6 @@ configure configs/base.config configs/test.config configs/noexpsync.config ||
 	{ result FAIL "series: configure CONFIG_EXPSYNC=n" "build/series.log"; exit 1; }
 grep -q '^# CONFIG_EXPSYNC is not set' "$obj/.config" ||
 	result FAIL "series: CONFIG_EXPSYNC=n is not what configs/noexpsync.config gave"
+# kernel/expsync/ is not built at all with CONFIG_EXPSYNC=n.
+objects_all=$(grep -v '^kernel/expsync/' <<<"$objects_all")
 compile "the series with CONFIG_EXPSYNC=n"

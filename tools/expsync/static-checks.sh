@@ -48,7 +48,7 @@ for f in $new_files; do
 	include/trace/events/*)
 		ignore+=,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,MACRO_ARG_UNUSED,TRAILING_SEMICOLON ;;
 	include/linux/expsync.h)
-		ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,SPACING ;;
+		ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,BRACKET_SPACE ;;
 	esac
 	if (cd "$src" && scripts/checkpatch.pl --strict -q --ignore "$ignore" \
 		-f "$top/$f") \
