@@ -18,6 +18,7 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/init.h>
+#include <linux/moduleparam.h>
 #include <linux/mutex.h>
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
@@ -81,23 +82,6 @@ long expsync_stat_read(enum expsync_stat stat)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(expsync_stats, cpu)[stat];
 	return sum;
-}
-
-/**
- * expsync_knob_find() - look a registered knob up by name
- * @name: the name after "expsync."
- *
- * Return: the knob, or NULL.
- */
-struct expsync_knob *expsync_knob_find(const char *name)
-{
-	struct expsync_knob *knob;
-
-	guard(mutex)(&expsync_policy_mutex);
-	list_for_each_entry(knob, &expsync_knobs, node)
-		if (!strcmp(knob->name, name))
-			return knob;
-	return NULL;
 }
 
 /* === Knob types === */
@@ -364,19 +348,22 @@ static int __init expsync_boot_param(char *str)
 __setup("expsync.", expsync_boot_param);
 
 /**
- * expsync_knob_boot() - apply a knob's boot parameter
- * @knob: the knob, its default already applied
+ * expsync_knob_boot() - apply a knob's boot parameter, or else its default
+ * @knob: the knob
  * @val: the text after '=', or NULL when there was no '='
  *
- * Called with expsync_policy_mutex held.  A bad or refused value is
- * reported, with the accepted values, and the default stays.
+ * Called with expsync_policy_mutex held, when the knob registers.  A bad
+ * or refused value is reported with the accepted values and the value
+ * kept instead, which is the default (or what the default falls back
+ * to, see expsync_word_ops).
  *
- * Return: 0 or a negative errno.
+ * Return: 0 when @val was applied, else a negative errno.
  */
 int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 {
 	const struct expsync_knob_ops *ops = knob->ops;
-	char keep[32] = "none", accepted[64];
+	char keep[64], accepted[64];
+	bool valid;
 	int err;
 
 	if (!ops->get) {
@@ -390,14 +377,17 @@ int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 	err = expsync_knob_write(knob, val, "boot");
 	if (!err)
 		return 0;
+	valid = ops->valid(knob, val);
+	if (ops->reset)
+		ops->reset(knob);
 	ops->get(knob, keep, sizeof(keep));
-	if (err == -EINVAL && !ops->valid(knob, val)) {
+	if (!valid) {
 		ops->accepted(knob, accepted, sizeof(accepted));
 		pr_warn("expsync.%s=%s is not valid; accepted: %s; keeping %s\n",
-			knob->name, val, accepted, *keep ? keep : "none");
+			knob->name, val, accepted, *keep ? keep : "(empty)");
 	} else {
 		pr_warn("expsync.%s=%s is refused on this system (%d); keeping %s\n",
-			knob->name, val, err, *keep ? keep : "none");
+			knob->name, val, err, *keep ? keep : "(empty)");
 	}
 	return err;
 }
@@ -482,9 +472,9 @@ rejected:
  * @nr: how many
  *
  * Called by the subsystem that owns @knobs, from an initcall, once its
- * mechanism can judge values.  Applies each knob's default, then its
- * "expsync.<name>=" boot parameter if one was given, and opens
- * kernel.expsync.<name> (mode 0644, 0200 for a trigger).
+ * mechanism can judge values.  Applies each knob's "expsync.<name>="
+ * boot parameter if one was given and is taken, else its default, and
+ * opens kernel.expsync.<name> (mode 0644, 0200 for a trigger).
  */
 void __init expsync_register_knobs(struct expsync_knob *knobs, unsigned int nr)
 {
@@ -497,19 +487,26 @@ void __init expsync_register_knobs(struct expsync_knob *knobs, unsigned int nr)
 		const char *boot = NULL;
 		bool given = false;
 
-		/* The last of repeated parameters wins, as for kernel_param. */
+		/*
+		 * The last of repeated parameters wins, and '-' matches '_',
+		 * as for kernel_param.
+		 */
 		for (a = 0; a < expsync_nr_boot_args; a++) {
-			if (strcmp(expsync_boot_args[a].name, knob->name))
+			if (!parameq(expsync_boot_args[a].name, knob->name))
 				continue;
 			expsync_boot_args[a].claimed = true;
 			boot = expsync_boot_args[a].val;
 			given = true;
 		}
+		/*
+		 * The boot value if one is given and taken, else the default
+		 * (which falls back further when the system refuses it).
+		 */
 		scoped_guard(mutex, &expsync_policy_mutex) {
-			if (knob->ops->reset)
-				knob->ops->reset(knob);
 			if (given)
 				expsync_knob_boot(knob, boot);
+			else if (knob->ops->reset)
+				knob->ops->reset(knob);
 			list_add_tail(&knob->node, &expsync_knobs);
 		}
 		if (table)

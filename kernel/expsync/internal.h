@@ -19,6 +19,5 @@ int expsync_knob_boot(struct expsync_knob *knob, const char *val);
 int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 		   size_t *lenp, loff_t *ppos);
 long expsync_stat_read(enum expsync_stat stat);
-struct expsync_knob *expsync_knob_find(const char *name);
 
 #endif /* _KERNEL_EXPSYNC_INTERNAL_H */

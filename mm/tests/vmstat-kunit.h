@@ -9,9 +9,11 @@
 #include <kunit/test.h>
 
 /*
- * What the front-end does for an accepted write.  Built-in KUnit suites
- * run before user space exists, so no sysctl write races with these.
- * They can set an empty set, which the sysctl refuses.
+ * What the front-end does for an accepted write, without its mutex: the
+ * suite is an init-section one (kunit_test_init_section_suites()), run
+ * once at boot before user space exists and never again from debugfs, so
+ * no sysctl write races with these.  They can set an empty set, which
+ * the sysctl refuses.
  */
 static int vmstat_test_policy(unsigned int val)
 {
@@ -80,6 +82,6 @@ static struct kunit_suite vmstat_drain_suite = {
 	.test_cases = vmstat_drain_cases,
 };
 
-kunit_test_suite(vmstat_drain_suite);
+kunit_test_init_section_suites(&vmstat_drain_suite);
 
 #endif

@@ -117,17 +117,19 @@ static void expsync_test_boot(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_GAMMA);
 	KUNIT_EXPECT_EQ(test, test_applied, TEST_GAMMA);
 
+	/* Not values: the mechanism only ever sees the default. */
 	test_apply_calls = 0;
 	KUNIT_EXPECT_EQ(test, test_boot("gammax"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, test_boot(""), -EINVAL);
 	/* "expsync.test" without '=' */
 	KUNIT_EXPECT_EQ(test, test_boot(NULL), -EINVAL);
-	KUNIT_EXPECT_EQ(test, test_apply_calls, 0);
-	KUNIT_EXPECT_EQ(test, test_word.value, TEST_GAMMA);
+	KUNIT_EXPECT_EQ(test, test_apply_calls, 3);
+	KUNIT_EXPECT_EQ(test, test_word.value, TEST_ALPHA);
+	KUNIT_EXPECT_EQ(test, test_applied, TEST_ALPHA);
 
-	/* Refused: the value before stays. */
+	/* Refused: the default is applied instead. */
 	test_refuse_gamma = true;
-	test_word.value = TEST_ALPHA;
+	test_word.value = TEST_BETA;
 	KUNIT_EXPECT_EQ(test, test_boot("gamma"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_ALPHA);
 }
