@@ -72,7 +72,10 @@ for f in $new_files; do
 done
 
 # W=1 over the new code: no warnings at all.
-w1() { make -C "$src" O="$obj" CC="ccache gcc" W=1 "$1" 2>&1; }
+# Each object is compiled again (rm first): an object that is up to date
+# prints no warnings, which in a tree built before would hide them here
+# and, in the base, make every warning look new.
+w1() { rm -f "$obj/$1"; make -C "$src" O="$obj" CC="ccache gcc" W=1 "$1" 2>&1; }
 for o in $(git ls-files 'kernel/*.c' 'mm/*.c' 'arch/*.c' | grep -v kunit | sed 's/\.c$/.o/'); do
 	log=$(w1 "$o")
 	if grep -q "warning:" <<<"$log" || ! [ -f "$obj/$o" ]; then
@@ -108,6 +111,7 @@ fi
 for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' patches/*.patch | sort -u); do
 	o=${c%.c}.o
 	[ -f "$obj/$o" ] || continue
+	rm -f "$base_obj/$o"
 	make -C "$base_src" O="$base_obj" CC="ccache gcc" W=1 "$o" 2>&1 | norm > "$tmp/base.w"
 	w1 "$o" | norm > "$tmp/new.w"
 	added=$(comm -13 "$tmp/base.w" "$tmp/new.w")

@@ -69,12 +69,12 @@ restore() {
 # fuzzed need no privilege, and it skips its as-root countdown) and runs
 # in rounds of 5000 syscalls for FUZZ seconds, and on until a round
 # finished (min_calls), up to 4 times as long: a loaded host slows
-# trinity down (one fresh-clone run finished no round in 60 s).  Smaller
-# rounds do not help: each start of trinity costs about 25 s here (1000-
-# syscall rounds took 206 s for 5000 syscalls).  A round that ends early (trinity itself can die of a
-# fuzzed munmap of its own memory) is counted and the next one starts:
-# the kernel's verdict is the taint flags and the console, which the VM
-# run checks for splats.
+# trinity down (one fresh-clone run finished no round in 60 s).
+# Smaller rounds do not help: each start of trinity costs about 25 s
+# here (1000-syscall rounds took 206 s for 5000 syscalls).  A round that
+# ends early (trinity itself can die of a fuzzed munmap of its own
+# memory) is counted and the next one starts: the kernel's verdict is
+# the taint flags and the console, which the VM run checks for splats.
 min_calls=5000
 dir=$(mktemp -d)
 chmod 777 "$dir"
@@ -100,12 +100,14 @@ kill $fpid; wait $fpid 2>/dev/null
 restore
 tainted=$(cat /proc/sys/kernel/tainted)
 took=$(($(date +%s) - start))
-echo "# trinity: ${took}s, $runs rounds, $calls syscalls in finished rounds, $crashes rounds ended early"
+echo "# trinity: ${took}s, $runs rounds, $calls syscalls in finished rounds," \
+	"$crashes rounds ended early"
 if [ "$calls" -ge $min_calls ] && [ "$tainted" = 0 ]; then
 	echo "ok 1 trinity ${took}s ($calls syscalls) on membarrier/mmap/munmap/madvise/mprotect" \
 		"while ${#words[@]} knob words flipped: kernel not tainted"
 else
-	echo "not ok 1 trinity run ($calls of $min_calls syscalls in finished rounds in ${took}s, tainted $tainted)"
+	echo "not ok 1 trinity run ($calls of $min_calls syscalls in finished rounds" \
+		"in ${took}s, tainted $tainted)"
 	fail=1
 fi
 rm -rf "$dir"
