@@ -147,10 +147,11 @@ fi
 
 # --- Boot 1: KUnit and the kselftests of the selected sections ---------------
 ksft=$top/build/obj-test/kselftest/kselftest_install
-# run_kselftest.sh, with the time scale; each test's own time-out
-# (the settings file's 900 s) scales too.
+# run_kselftest.sh, with the time scale; the expsync tests' time-out
+# (their settings file) scales too.
 ksft_run="EXPSYNC_TIME_SCALE=$scale $ksft/run_kselftest.sh"
-[ "$scale" -gt 1 ] && ksft_run+=" -o $((900 * scale))"
+ksft_timeout=$(sed -n 's/^timeout=//p' tools/testing/selftests/expsync/settings)
+[ "$scale" -gt 1 ] && ksft_run+=" -o $((ksft_timeout * scale))"
 
 # kselftest: the top-level TAP lines of run_kselftest.sh, checked against
 # its plan.  Every test here is one an issue requires: its SKIP is a

@@ -15,7 +15,6 @@
 
 #define EXPSYNC_STATS	"/sys/kernel/debug/expsync/stats"
 
-/* Write @val to @path in one write(); true when all of it was taken. */
 /*
  * EXPSYNC_TIME_SCALE (default 1): make check-full's KASAN kernel runs
  * several times slower, so a test that runs for a time runs this many
@@ -37,6 +36,7 @@ static inline int expsync_time_scale(void)
 	return v;
 }
 
+/* Write @val to @path in one write(); true when all of it was taken. */
 static inline bool write_file(const char *path, const char *val)
 {
 	int fd = open(path, O_WRONLY);
