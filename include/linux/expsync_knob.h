@@ -22,8 +22,13 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
-/* Longest text a knob accepts, without the trailing newline. */
-#define EXPSYNC_TEXT_MAX	255
+#include <asm/page.h>
+
+/*
+ * Longest text a knob accepts or shows, without the trailing newline:
+ * a page with room for the newline and the NUL, as for sysfs files.
+ */
+#define EXPSYNC_TEXT_MAX	(PAGE_SIZE - 2)
 
 struct expsync_knob;
 struct seq_file;

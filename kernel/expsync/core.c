@@ -86,10 +86,11 @@ long expsync_stat_read(enum expsync_stat stat)
 
 /* === Knob types === */
 
-/* Scratch space of the ops, under expsync_policy_mutex. */
+/* Scratch space of the ops and the sysctl handler, under expsync_policy_mutex. */
 static struct cpumask expsync_scratch_mask;
-static char expsync_old_text[EXPSYNC_TEXT_MAX + 1];
-static char expsync_new_text[EXPSYNC_TEXT_MAX + 1];
+static char expsync_old_text[EXPSYNC_TEXT_MAX + 2];
+static char expsync_new_text[EXPSYNC_TEXT_MAX + 2];
+static char expsync_sysctl_text[EXPSYNC_TEXT_MAX + 2];
 
 /* A word knob's value: exactly one word of its table, case and all. */
 static int expsync_word_index(const struct expsync_knob *knob, const char *text)
@@ -169,14 +170,20 @@ const struct expsync_knob_ops expsync_word_ops = {
 	.show		= expsync_word_show,
 };
 
-/* Parses @text into expsync_scratch_mask: a list of possible CPUs. */
+/*
+ * Parses @text into expsync_scratch_mask: a list of possible CPUs, ""
+ * for none.  The list must read back whole: "0-4095:1/2" is short, but
+ * its canonical form may not fit EXPSYNC_TEXT_MAX.
+ */
 static bool expsync_cpulist_valid(const struct expsync_knob *knob, const char *text)
 {
 	lockdep_assert_held(&expsync_policy_mutex);
 	/* cpulist_parse() skips blanks; a list with blanks is not one list. */
-	return *text && !strpbrk(text, " \t\n") &&
+	return !strpbrk(text, " \t\n") &&
 	       !cpulist_parse(text, &expsync_scratch_mask) &&
-	       cpumask_subset(&expsync_scratch_mask, cpu_possible_mask);
+	       cpumask_subset(&expsync_scratch_mask, cpu_possible_mask) &&
+	       snprintf(NULL, 0, "%*pbl", cpumask_pr_args(&expsync_scratch_mask)) <=
+	       EXPSYNC_TEXT_MAX;
 }
 
 static int expsync_cpulist_apply(struct expsync_knob *knob, const struct cpumask *mask)
@@ -213,7 +220,7 @@ static int expsync_cpulist_reset(struct expsync_knob *knob)
 static void expsync_cpulist_accepted(const struct expsync_knob *knob, char *buf,
 				     size_t size)
 {
-	scnprintf(buf, size, "a list of possible CPUs (0-%u) such as 1,3-5",
+	scnprintf(buf, size, "a list of possible CPUs (0-%u) such as 1,3-5, or nothing",
 		  nr_cpu_ids - 1);
 }
 
@@ -226,7 +233,7 @@ static void expsync_cpulist_show(const struct expsync_knob *knob, struct seq_fil
  * expsync_cpulist_ops: a knob whose value is a list of possible CPUs
  *
  * "1,3-5" as cpulist_parse() reads it, without blanks, naming possible
- * CPUs only.  Reads give the list, empty for none.
+ * CPUs only; "" is the empty set.  Reads give the list, empty for none.
  */
 const struct expsync_knob_ops expsync_cpulist_ops = {
 	.valid		= expsync_cpulist_valid,
@@ -362,7 +369,7 @@ __setup("expsync.", expsync_boot_param);
 int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 {
 	const struct expsync_knob_ops *ops = knob->ops;
-	char keep[64], accepted[64];
+	char accepted[80];
 	bool valid;
 	int err;
 
@@ -372,22 +379,28 @@ int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
 		return -EINVAL;
 	}
-	if (!val || strlen(val) > EXPSYNC_TEXT_MAX)
-		val = "";
-	err = expsync_knob_write(knob, val, "boot");
-	if (!err)
-		return 0;
-	valid = ops->valid(knob, val);
+	/* "expsync.<name>" without '=' sets nothing, not even "". */
+	valid = val && strlen(val) <= EXPSYNC_TEXT_MAX && ops->valid(knob, val);
+	if (valid) {
+		err = expsync_knob_write(knob, val, "boot");
+		if (!err)
+			return 0;
+	} else {
+		err = -EINVAL;
+		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
+	}
 	if (ops->reset)
 		ops->reset(knob);
-	ops->get(knob, keep, sizeof(keep));
+	/* The boot value may be long: the warning shows the value kept in full. */
+	ops->get(knob, expsync_old_text, sizeof(expsync_old_text));
 	if (!valid) {
 		ops->accepted(knob, accepted, sizeof(accepted));
 		pr_warn("expsync.%s=%s is not valid; accepted: %s; keeping %s\n",
-			knob->name, val, accepted, *keep ? keep : "(empty)");
+			knob->name, val ?: "", accepted,
+			*expsync_old_text ? expsync_old_text : "(empty)");
 	} else {
 		pr_warn("expsync.%s=%s is refused on this system (%d); keeping %s\n",
-			knob->name, val, err, *keep ? keep : "(empty)");
+			knob->name, val, err, *expsync_old_text ? expsync_old_text : "(empty)");
 	}
 	return err;
 }
@@ -427,7 +440,7 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 		   size_t *lenp, loff_t *ppos)
 {
 	struct expsync_knob *knob = table->data;
-	char text[EXPSYNC_TEXT_MAX + 2];
+	char *text = expsync_sysctl_text;
 	struct ctl_table tmp;
 	size_t len = *lenp;
 	int err;
@@ -435,11 +448,12 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 	if (!write) {
 		if (!knob->ops->get)
 			return -EINVAL;
-		scoped_guard(mutex, &expsync_policy_mutex)
-			knob->ops->get(knob, text, sizeof(text));
+		/* @buffer is a kernel buffer: no fault under the mutex. */
+		guard(mutex)(&expsync_policy_mutex);
+		knob->ops->get(knob, text, sizeof(expsync_sysctl_text));
 		tmp = *table;
 		tmp.data = text;
-		tmp.maxlen = sizeof(text);
+		tmp.maxlen = sizeof(expsync_sysctl_text);
 		return proc_dostring(&tmp, 0, buffer, lenp, ppos);
 	}
 	if (!capable(CAP_SYS_ADMIN))
@@ -447,15 +461,16 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 	/* A continued write (non-zero offset) is as bad as a bad value. */
 	if (*ppos || !len || len > EXPSYNC_TEXT_MAX + 1)
 		goto rejected;
-	memcpy(text, buffer, len);
-	text[len] = '\0';
 	/* A NUL inside the buffer would make a prefix look like a value. */
-	if (strlen(text) != len)
+	if (memchr(buffer, '\0', len))
 		goto rejected;
-	if (text[len - 1] == '\n')
-		text[len - 1] = '\0';
-	scoped_guard(mutex, &expsync_policy_mutex)
+	scoped_guard(mutex, &expsync_policy_mutex) {
+		memcpy(text, buffer, len);
+		text[len] = '\0';
+		if (text[len - 1] == '\n')
+			text[len - 1] = '\0';
 		err = expsync_knob_write(knob, text, "sysctl");
+	}
 	if (!err)
 		*ppos += len;
 	return err;

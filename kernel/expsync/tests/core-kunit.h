@@ -41,6 +41,28 @@ static struct expsync_word test_word = {
 
 static struct expsync_knob test_knob = EXPSYNC_WORD_KNOB("test", &test_word);
 
+/*
+ * The tests' writes count in the real policy counters: the suite takes
+ * its own counts back when it ends, so that the stats file shows only
+ * what admins did (the suite runs at boot, before user space).
+ */
+static long suite_rejected, suite_changes;
+
+static int expsync_test_suite_init(struct kunit_suite *suite)
+{
+	suite_rejected = expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED);
+	suite_changes = expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES);
+	return 0;
+}
+
+static void expsync_test_suite_exit(struct kunit_suite *suite)
+{
+	expsync_count(EXPSYNC_STAT_POLICY_REJECTED,
+		      suite_rejected - expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED));
+	expsync_count(EXPSYNC_STAT_POLICY_CHANGES,
+		      suite_changes - expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES));
+}
+
 static int expsync_test_init(struct kunit *test)
 {
 	test_word.value = TEST_ALPHA;
@@ -94,6 +116,9 @@ static void expsync_test_parse_rejects(struct kunit *test)
 
 static void expsync_test_set(struct kunit *test)
 {
+	long rejected = expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED);
+	long changes = expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES);
+
 	KUNIT_EXPECT_EQ(test, test_write("beta"), 0);
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
 	KUNIT_EXPECT_EQ(test, test_applied, TEST_BETA);
@@ -109,6 +134,10 @@ static void expsync_test_set(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_write("delta"), -EINVAL);
 	KUNIT_EXPECT_EQ(test, test_apply_calls, 0);
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
+
+	/* One change, two refusals; nothing else writes knobs at boot. */
+	KUNIT_EXPECT_EQ(test, expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES) - changes, 1);
+	KUNIT_EXPECT_EQ(test, expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED) - rejected, 2);
 }
 
 static void expsync_test_boot(struct kunit *test)
@@ -194,6 +223,50 @@ static void expsync_test_sysctl(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
 }
 
+/* A cpulist knob over a private mask; its mechanism takes any set. */
+static struct cpumask test_mask;
+
+static void test_cpus_def(struct cpumask *mask)
+{
+	cpumask_clear(mask);
+}
+
+static int test_cpus_apply(const struct cpumask *mask)
+{
+	return 0;
+}
+
+static struct expsync_cpulist test_cpulist = {
+	.def	= test_cpus_def,
+	.apply	= test_cpus_apply,
+	.mask	= &test_mask,
+};
+
+static struct expsync_knob test_cpus_knob = EXPSYNC_CPULIST_KNOB("test_cpus", &test_cpulist);
+
+/* Lists round-trip, "" is the empty set, and bad lists change nothing. */
+static void expsync_test_cpulist(struct kunit *test)
+{
+	char buf[16], beyond[16];
+	const char * const bad[] = { " 0", "0 ", "x", "-1", "0-", "\n", beyond };
+	unsigned int i;
+
+	snprintf(beyond, sizeof(beyond), "%u", nr_cpu_ids);
+	guard(mutex)(&expsync_policy_mutex);
+	KUNIT_EXPECT_EQ(test, expsync_knob_write(&test_cpus_knob, "0", "kunit"), 0);
+	test_cpus_knob.ops->get(&test_cpus_knob, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "0");
+	KUNIT_EXPECT_EQ(test, expsync_knob_write(&test_cpus_knob, "", "kunit"), 0);
+	test_cpus_knob.ops->get(&test_cpus_knob, buf, sizeof(buf));
+	KUNIT_EXPECT_STREQ(test, buf, "");
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(&test_mask));
+	for (i = 0; i < ARRAY_SIZE(bad); i++) {
+		KUNIT_EXPECT_EQ_MSG(test, expsync_knob_write(&test_cpus_knob, bad[i], "kunit"),
+				    -EINVAL, "list \"%s\"", bad[i]);
+		KUNIT_EXPECT_TRUE(test, cpumask_empty(&test_mask));
+	}
+}
+
 /* The registered word knobs, one test case each. */
 static const void *expsync_word_knob_gen(const void *prev, char *desc)
 {
@@ -218,7 +291,7 @@ static void expsync_test_real_words(struct kunit *test)
 {
 	struct expsync_knob *knob = (struct expsync_knob *)test->param_value;
 	const struct expsync_word *w = knob->word;
-	char near[EXPSYNC_TEXT_MAX + 2];
+	char near[64];
 	unsigned int i;
 	size_t len;
 
@@ -227,6 +300,8 @@ static void expsync_test_real_words(struct kunit *test)
 		const char *word = w->words[i];
 
 		len = strlen(word);
+		/* Room for the longest variant below, " word" or "wordx". */
+		KUNIT_ASSERT_LT(test, len + 2, sizeof(near));
 		KUNIT_EXPECT_TRUE_MSG(test, test_valid(knob, word), "%s", word);
 		KUNIT_EXPECT_GT(test, len, 1);
 		strscpy(near, word, len);			/* a prefix */
@@ -248,12 +323,15 @@ static struct kunit_case expsync_core_cases[] = {
 	KUNIT_CASE(expsync_test_set),
 	KUNIT_CASE(expsync_test_boot),
 	KUNIT_CASE(expsync_test_sysctl),
+	KUNIT_CASE(expsync_test_cpulist),
 	KUNIT_CASE_PARAM(expsync_test_real_words, expsync_word_knob_gen),
 	{}
 };
 
 static struct kunit_suite expsync_core_suite = {
 	.name = "expsync_core",
+	.suite_init = expsync_test_suite_init,
+	.suite_exit = expsync_test_suite_exit,
 	.init = expsync_test_init,
 	.test_cases = expsync_core_cases,
 };

@@ -31,17 +31,18 @@ fail=0
 cpus=/proc/sys/kernel/expsync/vmstat_drain_cpus
 orig=$(cat $cpus)
 bad=0
-for w in 0 0-1 "0,1" 1; do
+for w in 0 "" 0-1 "0,1" 1; do
 	printf '%s\n' "$w" > $cpus || bad=1
 	got=$(cat $cpus)
 	want=$w; [ "$w" = "0,1" ] && want=0-1
 	[ "$got" = "$want" ] || { echo "# wrote $w, read $got"; bad=1; }
 done
-[ $bad = 0 ] && echo "ok 1 vmstat_drain_cpus: lists round-trip" ||
-	{ echo "not ok 1 vmstat_drain_cpus: lists round-trip"; fail=1; }
+[ $bad = 0 ] && echo "ok 1 vmstat_drain_cpus: lists round-trip, the empty one too" ||
+	{ echo "not ok 1 vmstat_drain_cpus: lists round-trip, the empty one too"; fail=1; }
 bad=0
-long=$(printf '0,%.0s' $(seq 1 200))0
-for w in "" "abc" "1-" "-1" "9999" "0-1,x" "0 1" "0-1 " "$long"; do
+# A valid list, but longer than a page (EXPSYNC_TEXT_MAX, 4094 on x86).
+long=$(printf '0,%.0s' $(seq 1 2100))0
+for w in "abc" "1-" "-1" "9999" "0-1,x" "0 1" "0-1 " "$long"; do
 	if put $cpus "$w"; then
 		echo "# '$w' was accepted"; bad=1
 	fi
