@@ -19,29 +19,6 @@
 #include <linux/smp.h>
 #include <linux/types.h>
 
-/* Counters shown in /sys/kernel/debug/expsync/stats. */
-enum expsync_stat {
-	EXPSYNC_STAT_POLICY_CHANGES,	/* knob values applied */
-	EXPSYNC_STAT_POLICY_REJECTED,	/* bad words or refused requests */
-	EXPSYNC_STAT_MEMBARRIER_IPI_MANY,	/* IPI rounds sent IPI-to-many */
-	EXPSYNC_STAT_MEMBARRIER_IPI_SINGLE,	/* IPI rounds sent one by one */
-	EXPSYNC_STAT_MEMBARRIER_IPI_CPUS,	/* CPUs targeted, both strategies */
-	EXPSYNC_STAT_TABLE_FREE_IMMEDIATE,	/* tables freed after the flush IPIs */
-	EXPSYNC_STAT_TABLE_FREE_RCU,		/* tables handed to call_rcu() */
-	EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES,	/* call_rcu() calls for tables */
-	EXPSYNC_STAT_TABLE_FREE_SYNC_IPI,	/* no batch page: sync IPI, free one */
-	EXPSYNC_STAT_TABLE_FREE_WAITING,	/* gauge: tables not yet freed */
-	/* Folds of vmstat differentials, in enum expsync_vmstat_fold order. */
-	EXPSYNC_STAT_VMSTAT_FOLD_USER_RETURN,
-	EXPSYNC_STAT_VMSTAT_FOLD_IDLE,
-	EXPSYNC_STAT_VMSTAT_FOLD_WORK,
-	EXPSYNC_STAT_VMSTAT_FOLD_DRAIN_NOW,
-	EXPSYNC_STAT_VMSTAT_ITEMS,		/* differentials folded */
-	EXPSYNC_STAT_VMSTAT_SHEPHERD_SKIPPED,	/* shepherd passes over a CPU */
-	EXPSYNC_STAT_VMSTAT_DRAIN_NOW_SKIPPED,	/* drain-now: CPU in user mode */
-	NR_EXPSYNC_STATS
-};
-
 /*
  * Each enum below comes with its names, in one list: the EXPSYNC_*(EM,
  * EMe) macros expand to the enum here, to the knobs' word tables
@@ -50,6 +27,36 @@ enum expsync_stat {
  */
 #define EXPSYNC_ENUM(a, b)	a,
 #define EXPSYNC_WORD(a, b)	[a] = b,
+
+/*
+ * Counters shown in /sys/kernel/debug/expsync/stats, and their names
+ * (Documentation/admin-guide/expsync.rst says what each counts).
+ */
+#define EXPSYNC_STATS(EM, EMe)							\
+	EM(EXPSYNC_STAT_POLICY_CHANGES,		"policy_changes")		\
+	EM(EXPSYNC_STAT_POLICY_REJECTED,	"policy_rejected")		\
+	EM(EXPSYNC_STAT_MEMBARRIER_IPI_MANY,	"membarrier_ipi_many")		\
+	EM(EXPSYNC_STAT_MEMBARRIER_IPI_SINGLE,	"membarrier_ipi_single")	\
+	EM(EXPSYNC_STAT_MEMBARRIER_IPI_CPUS,	"membarrier_ipi_cpus")		\
+	EM(EXPSYNC_STAT_TABLE_FREE_IMMEDIATE,	"table_free_immediate")		\
+	EM(EXPSYNC_STAT_TABLE_FREE_RCU,		"table_free_rcu")		\
+	EM(EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES,	"table_free_rcu_batches")	\
+	EM(EXPSYNC_STAT_TABLE_FREE_SYNC_IPI,	"table_free_sync_ipi")		\
+	/* A gauge: tables handed to RCU and not yet freed. */			\
+	EM(EXPSYNC_STAT_TABLE_FREE_WAITING,	"table_free_waiting")		\
+	/* Folds of vmstat differentials, in enum expsync_vmstat_fold order. */	\
+	EM(EXPSYNC_STAT_VMSTAT_FOLD_USER_RETURN, "vmstat_fold_user_return")	\
+	EM(EXPSYNC_STAT_VMSTAT_FOLD_IDLE,	"vmstat_fold_idle")		\
+	EM(EXPSYNC_STAT_VMSTAT_FOLD_WORK,	"vmstat_fold_work")		\
+	EM(EXPSYNC_STAT_VMSTAT_FOLD_DRAIN_NOW,	"vmstat_fold_drain_now")	\
+	EM(EXPSYNC_STAT_VMSTAT_ITEMS,		"vmstat_items_folded")		\
+	EM(EXPSYNC_STAT_VMSTAT_SHEPHERD_SKIPPED, "vmstat_shepherd_skipped")	\
+	EMe(EXPSYNC_STAT_VMSTAT_DRAIN_NOW_SKIPPED, "vmstat_drain_now_skipped")
+
+enum expsync_stat {
+	EXPSYNC_STATS(EXPSYNC_ENUM, EXPSYNC_ENUM)
+	NR_EXPSYNC_STATS
+};
 
 /* kernel.expsync.membarrier_ipi: how membarrier() reaches its targets. */
 #define EXPSYNC_MEMBARRIER_IPI(EM, EMe)					\

@@ -38,23 +38,7 @@ DEFINE_MUTEX(expsync_policy_mutex);
 static LIST_HEAD(expsync_knobs);
 
 static const char * const expsync_stat_names[] = {
-	[EXPSYNC_STAT_POLICY_CHANGES]	= "policy_changes",
-	[EXPSYNC_STAT_POLICY_REJECTED]	= "policy_rejected",
-	[EXPSYNC_STAT_MEMBARRIER_IPI_MANY]	= "membarrier_ipi_many",
-	[EXPSYNC_STAT_MEMBARRIER_IPI_SINGLE]	= "membarrier_ipi_single",
-	[EXPSYNC_STAT_MEMBARRIER_IPI_CPUS]	= "membarrier_ipi_cpus",
-	[EXPSYNC_STAT_TABLE_FREE_IMMEDIATE]	= "table_free_immediate",
-	[EXPSYNC_STAT_TABLE_FREE_RCU]		= "table_free_rcu",
-	[EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES]	= "table_free_rcu_batches",
-	[EXPSYNC_STAT_TABLE_FREE_SYNC_IPI]	= "table_free_sync_ipi",
-	[EXPSYNC_STAT_TABLE_FREE_WAITING]	= "table_free_waiting",
-	[EXPSYNC_STAT_VMSTAT_FOLD_USER_RETURN]	= "vmstat_fold_user_return",
-	[EXPSYNC_STAT_VMSTAT_FOLD_IDLE]		= "vmstat_fold_idle",
-	[EXPSYNC_STAT_VMSTAT_FOLD_WORK]		= "vmstat_fold_work",
-	[EXPSYNC_STAT_VMSTAT_FOLD_DRAIN_NOW]	= "vmstat_fold_drain_now",
-	[EXPSYNC_STAT_VMSTAT_ITEMS]		= "vmstat_items_folded",
-	[EXPSYNC_STAT_VMSTAT_SHEPHERD_SKIPPED]	= "vmstat_shepherd_skipped",
-	[EXPSYNC_STAT_VMSTAT_DRAIN_NOW_SKIPPED]	= "vmstat_drain_now_skipped",
+	EXPSYNC_STATS(EXPSYNC_WORD, EXPSYNC_WORD)
 };
 
 static_assert(ARRAY_SIZE(expsync_stat_names) == NR_EXPSYNC_STATS);
