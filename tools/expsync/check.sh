@@ -143,6 +143,26 @@ if want series; then
 		result "$st" "$name" "$detail"
 	done < <(grep -E '^(PASS|FAIL|SKIP)\|' "$out/series.log")
 	no_results series "$out/series.log"
+	# Negative control: patches 1 and 2, with include/linux/expsync_knob.h
+	# (an API core.c uses) dropped from patch 2 and a line with trailing
+	# blanks added to it.  The check must say that patch 2 fails
+	# checkpatch and does not compile.
+	neg=$(mktemp -d)
+	if tools/expsync/series-break.py "$top/build/patches" "$neg" >> "$out/series-negative.log" 2>&1; then
+		SERIES_PATCHES=$neg SERIES_LOG=$out/series-negative-build.log \
+			tools/expsync/series-check.sh >> "$out/series-negative.log" 2>&1
+		n2=$(basename "$(ls "$neg"/0002-*.patch)" .patch)
+		grep -qxF "PASS|series: $n2 applies|" "$out/series-negative.log" &&
+		grep -qxF "FAIL|series: $n2 checkpatch --strict|build/series.log" "$out/series-negative.log" &&
+		grep -q "^FAIL|series: $n2 compiles|" "$out/series-negative.log" &&
+			result PASS "series: a broken patch 2 (an API header dropped, trailing blanks) fails" \
+				"checkpatch and compile" ||
+			result FAIL "series: a broken patch 2 (an API header dropped, trailing blanks) fails" \
+				"$out/series-negative.log"
+	else
+		result FAIL "series: negative control, cannot break the series" "$out/series-negative.log"
+	fi
+	rm -rf "$neg"
 fi
 
 # --- Boot 1: KUnit and the kselftests of the selected sections ---------------

@@ -12,13 +12,14 @@
 #    changes; incremental, ccache);
 # and at the end the same objects compile with CONFIG_EXPSYNC=n.
 # Prints one "STATUS|label|detail" line per check.
-# build/linux is never touched.
+# build/linux is never touched.  SERIES_PATCHES=DIR checks the series
+# in DIR instead of build/patches (make check's negative control).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
 cd "$top"
 src=$top/build/linux
-out=$top/build/patches
+out=${SERIES_PATCHES:-$top/build/patches}
 work=$top/build/series-work
 obj=$top/build/obj-series
 log=${SERIES_LOG:-$top/build/series.log}
