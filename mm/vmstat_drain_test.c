@@ -21,7 +21,7 @@
 #include <linux/init.h>
 #include <linux/ktime.h>
 #include <linux/math64.h>
-#include <linux/mmzone.h>
+#include <linux/mm.h>
 #include <linux/seq_file.h>
 #include <linux/vmstat.h>
 
