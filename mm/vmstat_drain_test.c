@@ -23,6 +23,7 @@
 #include <linux/math64.h>
 #include <linux/mm.h>
 #include <linux/seq_file.h>
+#include <linux/spinlock.h>
 #include <linux/vmstat.h>
 
 #include <trace/events/expsync.h>
@@ -65,29 +66,32 @@ static unsigned int vmstat_sum_mismatches(void)
 	return bad;
 }
 
-/*
- * What the last vmstat_drain_now saw.  Written by the probe, which runs
- * under the knobs' mutex (drain-now requests are serialized); read
- * without a lock, a snapshot is all the file promises.
- */
-static struct {
+/* What the last vmstat_drain_now saw; the lock keeps readers from a torn copy. */
+struct drain_result {
 	unsigned int cpus, skipped, cpus_with_diffs, sum_mismatches;
 	s64 ns;
-} last_drain;
+};
 
-/* Called by vmstat_drain_now() right after its folds, CPUs held online. */
+static DEFINE_SPINLOCK(last_drain_lock);
+static struct drain_result last_drain;
+
+/*
+ * Called by vmstat_drain_now() right after its folds, CPUs held online,
+ * with preemption off (a tracepoint probe): the scan of every CPU's
+ * differentials is why this is a test option.
+ */
 static void vmstat_drain_now_probe(void *data, unsigned int nr_cpus,
 				   unsigned int skipped, s64 ns)
 {
-	unsigned int cpu, with_diffs = 0;
+	struct drain_result r = { .cpus = nr_cpus, .skipped = skipped, .ns = ns };
+	unsigned int cpu;
 
 	for_each_online_cpu(cpu)
-		with_diffs += !!vmstat_cpu_diffs(cpu);
-	last_drain.cpus = nr_cpus;
-	last_drain.skipped = skipped;
-	last_drain.cpus_with_diffs = with_diffs;
-	last_drain.sum_mismatches = vmstat_sum_mismatches();
-	last_drain.ns = ns;
+		r.cpus_with_diffs += !!vmstat_cpu_diffs(cpu);
+	r.sum_mismatches = vmstat_sum_mismatches();
+	spin_lock(&last_drain_lock);
+	last_drain = r;
+	spin_unlock(&last_drain_lock);
 }
 
 static int vmstat_diffs_show(struct seq_file *m, void *v)
@@ -105,9 +109,13 @@ DEFINE_SHOW_ATTRIBUTE(vmstat_diffs);
 
 static int vmstat_last_drain_show(struct seq_file *m, void *v)
 {
+	struct drain_result r;
+
+	spin_lock(&last_drain_lock);
+	r = last_drain;
+	spin_unlock(&last_drain_lock);
 	seq_printf(m, "cpus %u\nskipped %u\ncpus_with_diffs %u\nsum_mismatches %u\nns %lld\n",
-		   last_drain.cpus, last_drain.skipped, last_drain.cpus_with_diffs,
-		   last_drain.sum_mismatches, last_drain.ns);
+		   r.cpus, r.skipped, r.cpus_with_diffs, r.sum_mismatches, r.ns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vmstat_last_drain);

@@ -22,13 +22,11 @@
 #include <linux/list.h>
 #include <linux/types.h>
 
-#include <asm/page.h>
-
 /*
  * Longest text a knob accepts or shows, without the trailing newline:
- * a page with room for the newline and the NUL, as for sysfs files.
+ * 4 KiB with room for the newline and the NUL, as a sysfs file holds.
  */
-#define EXPSYNC_TEXT_MAX	(PAGE_SIZE - 2)
+#define EXPSYNC_TEXT_MAX	4094
 
 struct expsync_knob;
 struct seq_file;

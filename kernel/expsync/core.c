@@ -14,6 +14,7 @@
 
 #define pr_fmt(fmt) "expsync: " fmt
 
+#include <kunit/static_stub.h>
 #include <linux/capability.h>
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
@@ -66,6 +67,20 @@ long expsync_stat_read(enum expsync_stat stat)
 	for_each_possible_cpu(cpu)
 		sum += per_cpu(expsync_stats, cpu)[stat];
 	return sum;
+}
+
+/**
+ * expsync_count_policy() - count a knob write in the policy counters
+ * @stat: EXPSYNC_STAT_POLICY_CHANGES or EXPSYNC_STAT_POLICY_REJECTED
+ *
+ * The KUnit tests replace it (a static stub), so that their writes are
+ * counted by the tests and not in the stats file, which shows what
+ * admins and the boot command line did.
+ */
+static void expsync_count_policy(enum expsync_stat stat)
+{
+	KUNIT_STATIC_STUB_REDIRECT(expsync_count_policy, stat);
+	expsync_count(stat, 1);
 }
 
 /* === Knob types === */
@@ -155,10 +170,15 @@ const struct expsync_knob_ops expsync_word_ops = {
 };
 
 /*
- * Parses @text into expsync_scratch_mask: a list of possible CPUs, ""
- * for none.  The list must read back whole: "0-4095:1/2" is short, but
- * its canonical form may not fit EXPSYNC_TEXT_MAX.
+ * A knob's value must read back whole: "0-4095:1/2" is short, but the
+ * canonical form of its set may not fit EXPSYNC_TEXT_MAX.
  */
+static bool expsync_cpulist_fits(const struct cpumask *mask)
+{
+	return snprintf(NULL, 0, "%*pbl", cpumask_pr_args(mask)) <= EXPSYNC_TEXT_MAX;
+}
+
+/* Parses @text into expsync_scratch_mask: a list of possible CPUs, "" for none. */
 static bool expsync_cpulist_valid(const struct expsync_knob *knob, const char *text)
 {
 	lockdep_assert_held(&expsync_policy_mutex);
@@ -166,8 +186,7 @@ static bool expsync_cpulist_valid(const struct expsync_knob *knob, const char *t
 	return !strpbrk(text, " \t\n") &&
 	       !cpulist_parse(text, &expsync_scratch_mask) &&
 	       cpumask_subset(&expsync_scratch_mask, cpu_possible_mask) &&
-	       snprintf(NULL, 0, "%*pbl", cpumask_pr_args(&expsync_scratch_mask)) <=
-	       EXPSYNC_TEXT_MAX;
+	       expsync_cpulist_fits(&expsync_scratch_mask);
 }
 
 static int expsync_cpulist_apply(struct expsync_knob *knob, const struct cpumask *mask)
@@ -195,6 +214,11 @@ static int expsync_cpulist_reset(struct expsync_knob *knob)
 	int err;
 
 	knob->cpulist->def(&expsync_scratch_mask);
+	if (!expsync_cpulist_fits(&expsync_scratch_mask)) {
+		pr_warn("%s: default list is longer than %d characters; using none\n",
+			knob->name, EXPSYNC_TEXT_MAX);
+		cpumask_clear(&expsync_scratch_mask);
+	}
 	err = expsync_cpulist_apply(knob, &expsync_scratch_mask);
 	if (err)
 		pr_warn("%s: default is refused on this system\n", knob->name);
@@ -264,6 +288,18 @@ const struct expsync_knob_ops expsync_trigger_ops = {
 
 /* === Setting === */
 
+/*
+ * Trace events stay small (ftrace drops events over a buffer page, perf
+ * warns over PERF_MAX_TRACE_SIZE): a long CPU list is cut, with "...".
+ */
+#define EXPSYNC_TRACE_TEXT_MAX	128
+
+static void expsync_trace_cut(char *text)
+{
+	if (strlen(text) > EXPSYNC_TRACE_TEXT_MAX)
+		memcpy(text + EXPSYNC_TRACE_TEXT_MAX - 3, "...", 4);
+}
+
 /**
  * expsync_knob_write() - apply text to a knob
  * @knob: the knob
@@ -285,7 +321,7 @@ int expsync_knob_write(struct expsync_knob *knob, const char *text,
 
 	lockdep_assert_held(&expsync_policy_mutex);
 	if (!ops->valid(knob, text)) {
-		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
+		expsync_count_policy(EXPSYNC_STAT_POLICY_REJECTED);
 		return -EINVAL;
 	}
 	*expsync_old_text = '\0';
@@ -296,12 +332,14 @@ int expsync_knob_write(struct expsync_knob *knob, const char *text,
 		ops->get(knob, expsync_new_text, sizeof(expsync_new_text));
 	else
 		strscpy(expsync_new_text, text, sizeof(expsync_new_text));
+	if (err)
+		expsync_count_policy(EXPSYNC_STAT_POLICY_REJECTED);
+	else if (ops->get && strcmp(expsync_old_text, expsync_new_text))
+		expsync_count_policy(EXPSYNC_STAT_POLICY_CHANGES);
+	expsync_trace_cut(expsync_old_text);
+	expsync_trace_cut(expsync_new_text);
 	trace_expsync_policy_set(knob->name, expsync_old_text, expsync_new_text,
 				 source, err);
-	if (err)
-		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
-	else if (ops->get && strcmp(expsync_old_text, expsync_new_text))
-		expsync_count(EXPSYNC_STAT_POLICY_CHANGES, 1);
 	return err;
 }
 
@@ -360,7 +398,7 @@ int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 	if (!ops->get) {
 		pr_warn("expsync.%s is a run-time trigger, not a boot parameter; ignored\n",
 			knob->name);
-		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
+		expsync_count_policy(EXPSYNC_STAT_POLICY_REJECTED);
 		return -EINVAL;
 	}
 	/* "expsync.<name>" without '=' sets nothing, not even "". */
@@ -371,11 +409,11 @@ int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 			return 0;
 	} else {
 		err = -EINVAL;
-		expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
+		expsync_count_policy(EXPSYNC_STAT_POLICY_REJECTED);
 	}
 	if (ops->reset)
 		ops->reset(knob);
-	/* The boot value may be long: the warning shows the value kept in full. */
+	/* Not a small buffer: the value kept may be a long CPU list. */
 	ops->get(knob, expsync_old_text, sizeof(expsync_old_text));
 	if (!valid) {
 		ops->accepted(knob, accepted, sizeof(accepted));
@@ -442,8 +480,11 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 	}
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
-	/* A continued write (non-zero offset) is as bad as a bad value. */
-	if (*ppos || !len || len > EXPSYNC_TEXT_MAX + 1)
+	/*
+	 * A continued write (non-zero offset) is as bad as a bad value.  The
+	 * limit is on the value, after echo's newline is stripped.
+	 */
+	if (*ppos || !len || len - (((char *)buffer)[len - 1] == '\n') > EXPSYNC_TEXT_MAX)
 		goto rejected;
 	/* A NUL inside the buffer would make a prefix look like a value. */
 	if (memchr(buffer, '\0', len))
@@ -459,7 +500,7 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 		*ppos += len;
 	return err;
 rejected:
-	expsync_count(EXPSYNC_STAT_POLICY_REJECTED, 1);
+	expsync_count_policy(EXPSYNC_STAT_POLICY_REJECTED);
 	return -EINVAL;
 }
 

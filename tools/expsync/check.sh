@@ -151,10 +151,17 @@ if want series; then
 	if tools/expsync/series-break.py "$top/build/patches" "$neg" >> "$out/series-negative.log" 2>&1; then
 		SERIES_PATCHES=$neg SERIES_LOG=$out/series-negative-build.log \
 			tools/expsync/series-check.sh >> "$out/series-negative.log" 2>&1
+		n1=$(basename "$(ls "$neg"/0001-*.patch)" .patch)
 		n2=$(basename "$(ls "$neg"/0002-*.patch)" .patch)
-		grep -qxF "PASS|series: $n2 applies|" "$out/series-negative.log" &&
-		grep -qxF "FAIL|series: $n2 checkpatch --strict|build/series.log" "$out/series-negative.log" &&
-		grep -q "^FAIL|series: $n2 compiles|" "$out/series-negative.log" &&
+		nl=$out/series-negative.log nb=$out/series-negative-build.log
+		# Patch 1 passes, patch 2 fails for the two reasons planted.
+		grep -q "^PASS|series: $n1 checkpatch --strict|" "$nl" &&
+		grep -q "^PASS|series: $n1 compiles|" "$nl" &&
+		grep -q "^PASS|series: $n2 applies|" "$nl" &&
+		grep -q "^FAIL|series: $n2 checkpatch --strict|" "$nl" &&
+		grep -q "^FAIL|series: $n2 compiles|" "$nl" &&
+		grep -q "ERROR: trailing whitespace" "$nb" &&
+		grep -q "linux/expsync_knob.h: No such file" "$nb" &&
 			result PASS "series: a broken patch 2 (an API header dropped, trailing blanks) fails" \
 				"checkpatch and compile" ||
 			result FAIL "series: a broken patch 2 (an API header dropped, trailing blanks) fails" \

@@ -89,17 +89,17 @@ compile() {
 	if [ -z "$bad" ]; then
 		result PASS "series: $1 compiles" "${dirs[*]}"
 	else
-		result FAIL "series: $1 compiles" "not:$bad (build/series.log)"
+		result FAIL "series: $1 compiles" "not:$bad ($log)"
 	fi
 }
 
 configure configs/base.config configs/test.config ||
-	{ result FAIL "series: configure the base" "build/series.log"; exit 1; }
+	{ result FAIL "series: configure the base" "$log"; exit 1; }
 for p in "$out"/0*.patch; do
 	name=$(basename "$p" .patch)
 	[ "$name" = 0000-cover-letter ] && continue
 	if ! git -C "$work" "${git_id[@]}" am -q --keep-cr "$p" >> "$log" 2>&1; then
-		result FAIL "series: $name applies" "build/series.log"
+		result FAIL "series: $name applies" "$log"
 		exit 1
 	fi
 	result PASS "series: $name applies"
@@ -114,17 +114,17 @@ for p in "$out"/0*.patch; do
 	if (cd "$work" && scripts/checkpatch.pl --strict -q --ignore "$ignore" "$p") >> "$log" 2>&1; then
 		result PASS "series: $name checkpatch --strict"
 	else
-		result FAIL "series: $name checkpatch --strict" "build/series.log"
+		result FAIL "series: $name checkpatch --strict" "$log"
 	fi
 	if grep -q '^+++ b/.*Kconfig' "$p"; then
 		configure configs/base.config configs/test.config ||
-			{ result FAIL "series: $name configures" "build/series.log"; continue; }
+			{ result FAIL "series: $name configures" "$log"; continue; }
 	fi
 	compile "$name"
 done
 
 configure configs/base.config configs/test.config configs/noexpsync.config ||
-	{ result FAIL "series: configure CONFIG_EXPSYNC=n" "build/series.log"; exit 1; }
+	{ result FAIL "series: configure CONFIG_EXPSYNC=n" "$log"; exit 1; }
 grep -q '^# CONFIG_EXPSYNC is not set' "$obj/.config" ||
 	result FAIL "series: CONFIG_EXPSYNC=n is not what configs/noexpsync.config gave"
 # kernel/expsync/ is not built at all with CONFIG_EXPSYNC=n.

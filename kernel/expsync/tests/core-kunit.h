@@ -8,6 +8,7 @@
  */
 #ifdef CONFIG_EXPSYNC_KUNIT_TEST
 
+#include <kunit/static_stub.h>
 #include <kunit/test.h>
 
 enum { TEST_ALPHA, TEST_BETA, TEST_GAMMA, NR_TEST_WORDS };
@@ -42,29 +43,21 @@ static struct expsync_word test_word = {
 static struct expsync_knob test_knob = EXPSYNC_WORD_KNOB("test", &test_word);
 
 /*
- * The tests' writes count in the real policy counters: the suite takes
- * its own counts back when it ends, so that the stats file shows only
- * what admins did (the suite runs at boot, before user space).
+ * The tests' writes are counted here, not in the stats file, which
+ * shows what admins did: expsync_count_policy() is a static stub.
  */
-static long suite_rejected, suite_changes;
+static long test_policy_count[NR_EXPSYNC_STATS];
 
-static int expsync_test_suite_init(struct kunit_suite *suite)
+static void test_count_policy(enum expsync_stat stat)
 {
-	suite_rejected = expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED);
-	suite_changes = expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES);
-	return 0;
-}
-
-static void expsync_test_suite_exit(struct kunit_suite *suite)
-{
-	expsync_count(EXPSYNC_STAT_POLICY_REJECTED,
-		      suite_rejected - expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED));
-	expsync_count(EXPSYNC_STAT_POLICY_CHANGES,
-		      suite_changes - expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES));
+	test_policy_count[stat]++;
 }
 
 static int expsync_test_init(struct kunit *test)
 {
+	/* Deactivated by KUnit when the test ends. */
+	kunit_activate_static_stub(test, expsync_count_policy, test_count_policy);
+	memset(test_policy_count, 0, sizeof(test_policy_count));
 	test_word.value = TEST_ALPHA;
 	test_applied = TEST_ALPHA;
 	test_apply_calls = 0;
@@ -135,9 +128,11 @@ static void expsync_test_set(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_apply_calls, 0);
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
 
-	/* One change, two refusals; nothing else writes knobs at boot. */
-	KUNIT_EXPECT_EQ(test, expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES) - changes, 1);
-	KUNIT_EXPECT_EQ(test, expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED) - rejected, 2);
+	/* One change, two refusals, counted by the stub and not in the stats file. */
+	KUNIT_EXPECT_EQ(test, test_policy_count[EXPSYNC_STAT_POLICY_CHANGES], 1);
+	KUNIT_EXPECT_EQ(test, test_policy_count[EXPSYNC_STAT_POLICY_REJECTED], 2);
+	KUNIT_EXPECT_EQ(test, expsync_stat_read(EXPSYNC_STAT_POLICY_CHANGES), changes);
+	KUNIT_EXPECT_EQ(test, expsync_stat_read(EXPSYNC_STAT_POLICY_REJECTED), rejected);
 }
 
 static void expsync_test_boot(struct kunit *test)
@@ -330,8 +325,6 @@ static struct kunit_case expsync_core_cases[] = {
 
 static struct kunit_suite expsync_core_suite = {
 	.name = "expsync_core",
-	.suite_init = expsync_test_suite_init,
-	.suite_exit = expsync_test_suite_exit,
 	.init = expsync_test_init,
 	.test_cases = expsync_core_cases,
 };
