@@ -45,8 +45,8 @@ for w in 0 "" 0-1 "0,1" 1; do
 	want=$w; [ "$w" = "0,1" ] && want=0-1
 	[ "$got" = "$want" ] || { echo "# wrote $w, read $got"; bad=1; }
 done
-[ $bad = 0 ] && echo "ok 1 vmstat_drain_cpus: lists round-trip, the empty and a 4094-byte one too" ||
-	{ echo "not ok 1 vmstat_drain_cpus: lists round-trip, the empty and a 4094-byte one too"
+[ $bad = 0 ] && echo "ok 1 vmstat_drain_cpus: lists round-trip, empty and 4094-byte ones too" ||
+	{ echo "not ok 1 vmstat_drain_cpus: lists round-trip, empty and 4094-byte ones too"
 	  fail=1; }
 bad=0
 # A valid list, but longer than EXPSYNC_TEXT_MAX (4094 characters).
