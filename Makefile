@@ -27,7 +27,7 @@ KCONFIGS	:= $(shell find $(OVERLAY_DIRS) -name 'Kconfig*' 2>/dev/null)
 export CCACHE_DIR	?= $(HOME)/.cache/ccache
 export CCACHE_BASEDIR	:= $(B)
 export CCACHE_NOHASHDIR	:= 1
-export CCACHE_MAXSIZE	?= 10G
+export CCACHE_MAXSIZE	?= 25G
 KMAKE		= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS) -s
 
 .PHONY: all deps tree config kernel vm check check-full mutants run bench selftests \
