@@ -41,7 +41,7 @@
 	EM(EXPSYNC_STAT_TABLE_FREE_IMMEDIATE,	"table_free_immediate")		\
 	EM(EXPSYNC_STAT_TABLE_FREE_RCU,		"table_free_rcu")		\
 	EM(EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES,	"table_free_rcu_batches")	\
-	EM(EXPSYNC_STAT_TABLE_FREE_SYNC_IPI,	"table_free_sync_ipi")		\
+	EM(EXPSYNC_STAT_TABLE_FREE_ALONE,	"table_free_alone")		\
 	/* A gauge: tables handed to RCU and not yet freed. */			\
 	EM(EXPSYNC_STAT_TABLE_FREE_WAITING,	"table_free_waiting")		\
 	/* Folds of vmstat differentials, in enum expsync_vmstat_fold order. */	\

@@ -250,14 +250,14 @@ fi
 
 # --- vmstat: the drain set isolated, and not isolated -------------------------
 if want vmstat; then
-	step "boot: vmstat, CPU 1 isolated (SMP=2, nohz_full=1 isolcpus=1)"
+	step "boot: vmstat and table freeing, CPU 1 isolated (SMP=2, nohz_full=1 isolcpus=1)"
 	count_from vmstat
 	vm vmstat --smp 2 --timeout $((900 * scale)) \
 		--append "kunit.enable=0 nohz_full=1 isolcpus=1 expsync.vmstat_drain=user-return" -- \
-		"$ksft_run -t expsync:vmstat_isolation.sh -t expsync:vmstat_sysctl.sh" \
+		"$ksft_run -t expsync:vmstat_isolation.sh -t expsync:vmstat_sysctl.sh -t expsync:table_free_isolation.sh" \
 		> "$out/vmstat.log" 2>&1
 	vm_status $? "vmstat boot" "$out/vmstat.log"
-	grep -E '^# # (vmstat_drain|join|cpus|skipped|sum|ns|[0-9]+ (of|drains))' "$out/vmstat.log" | sed 's/^/      /'
+	grep -E '^# # (vmstat_drain|join|cpus|skipped|sum|ns|[0-9]+ (of|drains|unmap))' "$out/vmstat.log" | sed 's/^/      /'
 	ksft_results "$out/vmstat.log" "nohz_full=1"
 
 	# CPU 1 in the set but not isolated: 6.12's shepherd visits it, so

@@ -5,8 +5,13 @@
  *	ROUNDS of malloc(128 MB) + free().  glibc serves 128 MB with mmap,
  *	writes its chunk header (one page fault: page tables) and unmaps it
  *	on free(): about one table freed per munmap.
- * table_free_bench munmap ROUNDS
- *	one thread maps 4 MB, touches one byte per 2 MB and unmaps it.
+ * table_free_bench munmap ROUNDS [GAP_MS]
+ *	one thread maps 4 MB, touches one byte per 2 MB and unmaps it,
+ *	sleeping GAP_MS (default 0) after each unmap.
+ * table_free_bench munmap-failing ROUNDS
+ *	the same, with /proc/thread-self/make-it-fail set first, so that
+ *	fault injection (fail_page_alloc, task-filter) fails the loop's
+ *	allocations as configured, and not those of the exec before it.
  *
  * Prints "munmaps N".  Time it with perf stat (task-clock) and count
  * the expsync:* tracepoints around it.
@@ -17,8 +22,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <fcntl.h>
+#include <time.h>
+#include <unistd.h>
 
-static long rounds;
+static long rounds, gap_ms;
 
 static void *malloc1(void *arg)
 {
@@ -46,9 +54,16 @@ static void munmap_loop(void)
 
 		if (p == MAP_FAILED)
 			abort();
+		/* PTE tables to free, even with THP "always" (EINVAL without THP). */
+		madvise(p, len, MADV_NOHUGEPAGE);
 		p[0] = 1;
 		p[len / 2] = 1;
 		munmap(p, len);
+		if (gap_ms) {
+			struct timespec ts = { gap_ms / 1000, gap_ms % 1000 * 1000000L };
+
+			nanosleep(&ts, NULL);
+		}
 	}
 }
 
@@ -66,11 +81,26 @@ int main(int argc, char **argv)
 			pthread_create(&th[i], NULL, malloc1, NULL);
 		for (i = 0; i < threads; i++)
 			pthread_join(th[i], NULL);
-	} else if (argc == 3 && !strcmp(argv[1], "munmap")) {
+	} else if (argc == 3 && !strcmp(argv[1], "munmap-failing")) {
+		int fd = open("/proc/thread-self/make-it-fail", O_WRONLY);
+
 		rounds = atol(argv[2]);
+		if (rounds < 0 || fd < 0 || write(fd, "1", 1) != 1) {
+			perror("make-it-fail");
+			return 2;
+		}
+		close(fd);
+		munmap_loop();
+	} else if ((argc == 3 || argc == 4) && !strcmp(argv[1], "munmap")) {
+		rounds = atol(argv[2]);
+		gap_ms = argc == 4 ? atol(argv[3]) : 0;
+		if (rounds < 0 || gap_ms < 0)
+			return 2;
 		munmap_loop();
 	} else {
-		fprintf(stderr, "usage: %s malloc THREADS ROUNDS | munmap ROUNDS\n", argv[0]);
+		fprintf(stderr, "usage: %s malloc THREADS ROUNDS\n", argv[0]);
+		fprintf(stderr, "       %s munmap ROUNDS [GAP_MS]\n", argv[0]);
+		fprintf(stderr, "       %s munmap-failing ROUNDS\n", argv[0]);
 		return 2;
 	}
 	printf("munmaps %ld\n", threads * rounds);

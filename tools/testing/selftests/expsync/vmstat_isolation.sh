@@ -118,10 +118,10 @@ echo 60 > /proc/sys/vm/stat_interval
 sleep 2.5
 count_work "$here/vmstat_isolation" join $cpu
 echo "$orig_interval" > /proc/sys/vm/stat_interval
-read -r _ before _ joined _ later _ left _ in_user <<< "$load"
+read -r _ before _ joined _ later _ left _ in_user _ tries <<< "$load"
 echo "# join/leave while CPU $cpu spins in user mode: diffs before ${before:-?}," \
 	"after join ${joined:-?}, 0.5 s later ${later:-?}, after leave ${left:-?};" \
-	"fold work items on CPU $cpu ${folds:-?}, vmstat_update ${work:-?}"
+	"fold work items on CPU $cpu ${folds:-?}, vmstat_update ${work:-?}; children ${tries:-?}"
 if [ "${before:-0}" -gt 0 ] && [ "$joined" = 0 ] && [ "$later" = 0 ] &&
    [ "$left" = 0 ] && [ "$in_user" = 1 ] && [ "$folds" = 2 ] && [ "$work" = 0 ]; then
 	echo "ok 3 join folds a CPU that stays in user mode, leave folds it once more"

@@ -1,0 +1,147 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Page-table freeing leaves isolated CPUs alone.  make check runs it in
+# the boot with CPU 1 isolated (nohz_full=1 isolcpus=1); counts come from
+# kernel tracepoints (timer:*, csd:*), not from expsync's own.
+#
+# 1. Per-CPU RCU batching arms no timer on a nohz_full CPU.  Under
+#    table_free=rcu, table_free_rcu_batch=percpu, a task maps, touches
+#    and unmaps 4 MB $ROUNDS times, 50 ms apart, first on housekeeping
+#    CPU 0, then on CPU 1.  perf stat -C counts on that CPU the expiries
+#    of tlb_table_pcp_timer (timer:timer_expire_entry) and the batches
+#    handed to RCU (expsync:expsync_table_free_rcu).  On CPU 0 the
+#    bursts leave small batches whose bound timer fires: at least
+#    $ROUNDS/2 expiries, and at most one per 10 ms of the run, which
+#    shows the count sees the timer.  On CPU 1: no expiry, and at least
+#    $ROUNDS batches handed to RCU there (the load did free tables on
+#    it).  6.12 hands each gather to call_rcu(), which on a nohz_full
+#    (rcu_nocbs) CPU interrupts nothing.
+# 2. tlb_remove_table_sync_one() IPIs nobody where the TLB flushes are
+#    IPIs, which is where table_free=immediate is accepted (as here,
+#    under QEMU TCG): the flush already waited for the lockless walkers.
+#    Under table_free=rcu, with fail_page_alloc failing the batch page
+#    (GFP_NOWAIT) of the task, each table is freed alone after the sync
+#    (the table_free_alone counter shows the path ran); perf counts
+#    csd:csd_function_entry of tlb_remove_table_smp_sync on every CPU:
+#    0 there, and at least one where "immediate" is refused (a
+#    paravirt flush: the sync must still IPI).  With
+#    CONFIG_EXPSYNC_TABLE_FREE the series selects
+#    MMU_GATHER_RCU_TABLE_FREE, which would otherwise turn that sync from
+#    empty into a broadcast on kernels without PARAVIRT.
+here=$(cd "$(dirname "$0")" && pwd)
+sysctl=/proc/sys/kernel/expsync
+fi_dir=/sys/kernel/debug/fail_page_alloc
+rounds=${ROUNDS:-20}
+iso=${ISOLATED_CPU:-1}
+hk=0
+
+echo "TAP version 13"
+# make check requires this test: a missing precondition is a failure.
+fatal() { echo "1..2"; echo "not ok 1 $*"; echo "not ok 2 # not run"; exit 1; }
+[ "$(id -u)" = 0 ] || fatal "must run as root"
+[ -w $sysctl/table_free ] && [ -w $sysctl/table_free_rcu_batch ] ||
+	fatal "no $sysctl/table_free or table_free_rcu_batch"
+command -v perf >/dev/null || fatal "no perf in the guest"
+[ -x "$here/table_free_bench" ] || fatal "no table_free_bench"
+[ -d $fi_dir ] || fatal "no $fi_dir (CONFIG_FAIL_PAGE_ALLOC, FAULT_INJECTION_DEBUG_FS)"
+grep -qx "$iso" /sys/devices/system/cpu/nohz_full 2>/dev/null ||
+	fatal "CPU $iso is not the nohz_full CPU (nohz_full: $(cat /sys/devices/system/cpu/nohz_full))"
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/expsync/stats; }
+
+orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
+fi_orig=()
+for f in probability interval times task-filter ignore-gfp-wait ignore-gfp-highmem min-order; do
+	fi_orig+=("$f=$(cat $fi_dir/$f)")
+done
+restore() {
+	local kv
+	echo 0 > $fi_dir/probability
+	for kv in "${fi_orig[@]}"; do echo "${kv#*=}" > "$fi_dir/${kv%%=*}"; done
+	echo "$orig_batch" > $sysctl/table_free_rcu_batch
+	echo "$orig_mode" > $sysctl/table_free
+}
+trap restore EXIT
+echo rcu > $sysctl/table_free && echo percpu > $sysctl/table_free_rcu_batch ||
+	fatal "cannot set table_free=rcu, table_free_rcu_batch=percpu"
+
+echo "1..2"
+fail=0
+
+# On CPU $1, while the load runs there: "EXPIRIES BATCHES MS", the
+# tlb_table_pcp_timer expiries and the batches handed to RCU (perf stat
+# -C $1), and how long the run took.  The sleep lets the last burst's
+# 10 ms timer fire.
+pcp_timers() {
+	local out t0 t1
+	out=$(mktemp)
+	t0=$(date +%s%N)
+	perf stat -x, -o "$out" -C "$1" -e timer:timer_expire_entry \
+		--filter 'function.function == tlb_table_pcp_timer' \
+		-e expsync:expsync_table_free_rcu -- \
+		sh -c "taskset -c $1 $here/table_free_bench munmap $rounds 50 >/dev/null && sleep 0.2" ||
+		{ rm -f "$out"; echo "none none 0"; return; }
+	t1=$(date +%s%N)
+	awk -F, -v ms=$(((t1 - t0) / 1000000)) '
+		$3 == "timer:timer_expire_entry" { e = $1 }
+		$3 == "expsync:expsync_table_free_rcu" { b = $1 }
+		END { print (e == "" ? "none" : e), (b == "" ? "none" : b), ms }' "$out"
+	rm -f "$out"
+}
+read -r hk_timers hk_batches hk_ms < <(pcp_timers $hk)
+read -r iso_timers iso_batches iso_ms < <(pcp_timers $iso)
+echo "# $rounds unmap bursts: tlb_table_pcp_timer expiries, batches to RCU:" \
+	"housekeeping CPU $hk: $hk_timers, $hk_batches in $hk_ms ms;" \
+	"nohz_full CPU $iso: $iso_timers, $iso_batches in $iso_ms ms"
+if [ "$hk_timers" != none ] && [ "$iso_batches" != none ] && [ "$iso_timers" = 0 ] &&
+   [ "$iso_batches" -ge "$rounds" ] && [ "$hk_timers" -ge $((rounds / 2)) ] &&
+   [ "$hk_timers" -le $((hk_ms / 10 + 2)) ]; then
+	echo "ok 1 per-CPU RCU batching arms no timer on nohz_full CPU $iso"
+else
+	echo "not ok 1 per-CPU RCU batching: expected on CPU $iso 0 timers and >= $rounds" \
+		"batches, on CPU $hk $((rounds / 2))..$((hk_ms / 10 + 2)) timers"
+	fail=1
+fi
+
+# Where "immediate" is refused, a TLB flush may skip a CPU: the sync
+# must IPI.
+if echo immediate > $sysctl/table_free 2>/dev/null; then
+	flush_ipis=1
+else
+	flush_ipis=0
+fi
+echo rcu > $sysctl/table_free
+
+# Fail every non-sleeping page allocation of the load (the batch page of
+# tlb_remove_table() is GFP_NOWAIT); page faults sleep and are spared.
+echo 0 > $fi_dir/probability
+echo Y > $fi_dir/task-filter
+echo Y > $fi_dir/ignore-gfp-wait
+echo N > $fi_dir/ignore-gfp-highmem
+echo 0 > $fi_dir/min-order
+echo 1 > $fi_dir/interval
+echo -1 > $fi_dir/times
+echo 100 > $fi_dir/probability
+out=$(mktemp)
+before=$(stat_of table_free_alone)
+perf stat -x, -o "$out" -a -e csd:csd_function_entry \
+	--filter 'func.function == tlb_remove_table_smp_sync' -- \
+	taskset -c $hk "$here/table_free_bench" munmap-failing "$rounds" >/dev/null
+rc=$?
+echo 0 > $fi_dir/probability
+alone=$(( $(stat_of table_free_alone) - before ))
+ipis=$(awk -F, '$3 == "csd:csd_function_entry" { print $1 }' "$out")
+rm -f "$out"
+echo "# $rounds unmaps (exit $rc), batch pages failed: $alone tables freed alone," \
+	"$ipis tlb_remove_table_smp_sync calls on all CPUs; flushes are IPIs: $flush_ipis"
+want_ipis=0
+[ $flush_ipis = 1 ] || want_ipis='> 0'
+if [ $rc = 0 ] && [ "$alone" -ge "$rounds" ] && [ -n "$ipis" ] &&
+   { { [ $flush_ipis = 1 ] && [ "$ipis" = 0 ]; } ||
+     { [ $flush_ipis = 0 ] && [ "$ipis" -gt 0 ]; }; }; then
+	echo "ok 2 table sync IPIs only where a flush may skip a CPU"
+else
+	echo "not ok 2 table sync: expected >= $rounds tables freed alone and $want_ipis sync IPIs"
+	fail=1
+fi
+exit $fail
