@@ -69,6 +69,7 @@ struct shared {
 	atomic_long seq;	/* even: child spins in user mode */
 	atomic_int stop;
 	atomic_int in_user;	/* join mode: counters changed, now spinning */
+	atomic_long spins;	/* grows while the child spins in user mode */
 	long rounds;
 };
 
@@ -106,7 +107,7 @@ static void child(struct shared *sh, int cpu)
 		atomic_fetch_add(&sh->seq, 1);		/* even: user mode */
 		end = now() + 0.002;
 		while (now() < end)			/* vDSO: no syscall */
-			;
+			atomic_fetch_add_explicit(&sh->spins, 1, memory_order_relaxed);
 	}
 	exit(0);
 }
@@ -132,17 +133,31 @@ struct samples {
 };
 
 /*
- * One sample of @cpu's differentials, taken only if the child spun in
- * user mode all along (same even sequence before and after the read).
+ * One sample of @cpu's differentials, taken only if the child stayed in
+ * user mode, apart from interrupts, all along (same even sequence
+ * before and after the reads).  A non-zero read may catch @cpu in an
+ * interrupt, or running a kworker while the child waits, before the
+ * child's return to user mode folds: it counts only if the diffs are
+ * still there once the child has spun again, that is returned to user
+ * mode, since the first read.
  */
 static void sample(struct shared *sh, int cpu, struct samples *got)
 {
-	long seq = atomic_load(&sh->seq);
-	int d;
+	long seq = atomic_load(&sh->seq), spins;
+	double give_up;
+	int d, again;
 
 	if (seq & 1)
 		return;
 	d = diffs_of(cpu);
+	if (d > 0) {
+		spins = atomic_load(&sh->spins);
+		give_up = now() + 0.05;
+		while (atomic_load(&sh->spins) == spins && now() < give_up)
+			usleep(100);
+		again = diffs_of(cpu);
+		d = again < d ? again : d;
+	}
 	if (atomic_load(&sh->seq) != seq || d < 0)
 		return;
 	got->n++;
