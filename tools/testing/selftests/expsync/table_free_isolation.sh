@@ -46,7 +46,7 @@ command -v perf >/dev/null || fatal "no perf in the guest"
 [ -x "$here/table_free_bench" ] || fatal "no table_free_bench"
 [ -d $fi_dir ] || fatal "no $fi_dir (CONFIG_FAIL_PAGE_ALLOC, FAULT_INJECTION_DEBUG_FS)"
 grep -qx "$iso" /sys/devices/system/cpu/nohz_full 2>/dev/null ||
-	fatal "CPU $iso is not the nohz_full CPU (nohz_full: $(cat /sys/devices/system/cpu/nohz_full))"
+	fatal "CPU $iso is not nohz_full (nohz_full: $(cat /sys/devices/system/cpu/nohz_full))"
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/expsync/stats; }
 
 orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
@@ -79,7 +79,8 @@ pcp_timers() {
 	perf stat -x, -o "$out" -C "$1" -e timer:timer_expire_entry \
 		--filter 'function.function == tlb_table_pcp_timer' \
 		-e expsync:expsync_table_free_rcu -- \
-		sh -c "taskset -c $1 $here/table_free_bench munmap $rounds 50 >/dev/null && sleep 0.2" ||
+		sh -c "taskset -c $1 $here/table_free_bench munmap $rounds 50 >/dev/null &&
+			sleep 0.2" ||
 		{ rm -f "$out"; echo "none none 0"; return; }
 	t1=$(date +%s%N)
 	awk -F, -v ms=$(((t1 - t0) / 1000000)) '
