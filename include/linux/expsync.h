@@ -38,6 +38,9 @@
 	EM(EXPSYNC_STAT_MEMBARRIER_IPI_MANY,	"membarrier_ipi_many")		\
 	EM(EXPSYNC_STAT_MEMBARRIER_IPI_SINGLE,	"membarrier_ipi_single")	\
 	EM(EXPSYNC_STAT_MEMBARRIER_IPI_CPUS,	"membarrier_ipi_cpus")		\
+	/* Expedited calls that need a round, and the rounds they sent. */	\
+	EM(EXPSYNC_STAT_MEMBARRIER_CALLS,	"membarrier_calls")		\
+	EM(EXPSYNC_STAT_MEMBARRIER_ROUNDS,	"membarrier_rounds")		\
 	EM(EXPSYNC_STAT_TABLE_FREE_IMMEDIATE,	"table_free_immediate")		\
 	EM(EXPSYNC_STAT_TABLE_FREE_RCU,		"table_free_rcu")		\
 	EM(EXPSYNC_STAT_TABLE_FREE_RCU_BATCHES,	"table_free_rcu_batches")	\
@@ -66,6 +69,16 @@ enum expsync_stat {
 enum expsync_membarrier_ipi {
 	EXPSYNC_MEMBARRIER_IPI(EXPSYNC_ENUM, EXPSYNC_ENUM)
 	NR_EXPSYNC_MEMBARRIER_IPI
+};
+
+/* kernel.expsync.membarrier_coalesce: may concurrent callers share a round? */
+#define EXPSYNC_MEMBARRIER_COALESCE(EM, EMe)				\
+	EM(EXPSYNC_MEMBARRIER_COALESCE_ON,	"on")				\
+	EMe(EXPSYNC_MEMBARRIER_COALESCE_OFF,	"off")	/* a round per call */
+
+enum expsync_membarrier_coalesce {
+	EXPSYNC_MEMBARRIER_COALESCE(EXPSYNC_ENUM, EXPSYNC_ENUM)
+	NR_EXPSYNC_MEMBARRIER_COALESCE
 };
 
 /* kernel.expsync.table_free: how page-table pages are freed. */

@@ -207,7 +207,7 @@ ksft_results() {	# ksft_results LOG [LABEL]
 
 # The kselftests of each section that boot 1 runs.
 declare -A ksft_of=(
-	[membarrier]="-t expsync:membarrier_delivery.sh -t expsync:membarrier_litmus_test -t expsync:membarrier_nomem_test -t expsync:rseq_membarrier.sh -c membarrier"
+	[membarrier]="-t expsync:membarrier_delivery.sh -t expsync:membarrier_coalesce.sh -t expsync:membarrier_litmus_test -t expsync:membarrier_nomem_test -t expsync:rseq_membarrier.sh -c membarrier"
 	[sysctl]="-t expsync:expsync_sysctl_test"
 	[table_free]="-t expsync:table_free_stress"
 	[rseq]="$(tools/expsync/rseq-tests.sh)"

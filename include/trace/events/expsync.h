@@ -92,6 +92,35 @@ TRACE_EVENT(expsync_membarrier_ipi,
 );
 
 /*
+ * expsync_membarrier_call - an expedited membarrier() call was served
+ * @op: the command
+ * @round: the number of the IPI round that served it
+ * @shared: true when another caller's round served it (membarrier_coalesce)
+ */
+TRACE_EVENT(expsync_membarrier_call,
+
+	TP_PROTO(enum expsync_membarrier_op op, u64 round, bool shared),
+
+	TP_ARGS(op, round, shared),
+
+	TP_STRUCT__entry(
+		__field(unsigned int, op)
+		__field(u64, round)
+		__field(bool, shared)
+	),
+
+	TP_fast_assign(
+		__entry->op = op;
+		__entry->round = round;
+		__entry->shared = shared;
+	),
+
+	TP_printk("op=%s round=%llu shared=%d",
+		  __print_symbolic(__entry->op, EXPSYNC_MEMBARRIER_OP(EM, EMe)),
+		  __entry->round, __entry->shared)
+);
+
+/*
  * expsync_table_free_rcu - page-table pages were handed to call_rcu()
  * @nr: tables in the batch
  * @why: "gather" (one batch per gather, as 6.12), "full" (a per-CPU

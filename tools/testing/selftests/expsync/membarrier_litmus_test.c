@@ -14,6 +14,12 @@
  * compiler barrier instead of membarrier() shows how often the forbidden
  * outcome appears when nothing forbids it.
  *
+ * HAMMERS threads (default: one per CPU beyond the two, at most 2) of
+ * the same process call the same command in a loop meanwhile, so that
+ * with kernel.expsync.membarrier_coalesce=on the slow thread's calls
+ * ride on their IPI rounds too, and each result line says how many
+ * calls they made.
+ *
  * What it can and cannot see: this is a smoke test.  It sees a command
  * that breaks ordering in the kernel's own code paths, or one that
  * fails, but not a membarrier() that sends no IPI at all: a system call
@@ -93,12 +99,34 @@ static void *fast_thread(void *arg)
 
 static long round_no;
 
+/* What the hammers call (0: nothing), and how many calls they made. */
+static atomic_int hammer_cmd;
+static atomic_uint hammer_flags;
+static atomic_long hammer_calls;
+
+static void *hammer_thread(void *arg)
+{
+	pin_to_cpu((long)arg);
+	while (!atomic_load_explicit(&stop, memory_order_relaxed)) {
+		int cmd = atomic_load(&hammer_cmd);
+
+		if (!cmd)
+			continue;
+		membarrier(cmd, atomic_load(&hammer_flags), cpu_fast);
+		atomic_fetch_add(&hammer_calls, 1);
+	}
+	return NULL;
+}
+
 /* One litmus run of @n rounds; returns forbidden outcomes, or -errno. */
 static long run(int cmd, unsigned int flags, long n, long *errors)
 {
 	long i, forbidden = 0;
 
 	*errors = 0;
+	atomic_store(&hammer_calls, 0);
+	atomic_store(&hammer_flags, flags);
+	atomic_store(&hammer_cmd, cmd == CONTROL ? 0 : cmd);
 	for (i = 0; i < n; i++) {
 		long me = ++round_no;
 		int r2;
@@ -122,6 +150,7 @@ static long run(int cmd, unsigned int flags, long n, long *errors)
 		if (*errors)
 			break;
 	}
+	atomic_store(&hammer_cmd, 0);
 	return forbidden;
 }
 
@@ -235,8 +264,10 @@ static int run_all(const char *strategy)
 
 		forbidden = run(cmds[c].cmd, cmds[c].flags, iters, &errors);
 		ksft_test_result(!forbidden && !errors,
-				 "%s, membarrier_ipi=%s: %ld rounds, %ld forbidden outcomes, %ld errors\n",
-				 cmds[c].name, strategy, iters, forbidden, errors);
+				 "%s, membarrier_ipi=%s: %ld rounds, %ld forbidden outcomes, "
+				 "%ld errors, %ld hammer calls\n",
+				 cmds[c].name, strategy, iters, forbidden, errors,
+				 atomic_load(&hammer_calls));
 		failures += forbidden || errors;
 	}
 	return failures;
@@ -247,7 +278,8 @@ int main(void)
 	char strategies[2][16] = { "" }, orig[16] = "";
 	int nr_strategies = 0, s, ncpus = sysconf(_SC_NPROCESSORS_ONLN);
 	long control, errors;
-	pthread_t fast;
+	pthread_t fast, hammer[2];
+	long hammers, h;
 	unsigned int c;
 	FILE *f;
 
@@ -300,6 +332,12 @@ int main(void)
 #endif
 	if (pthread_create(&fast, NULL, fast_thread, NULL))
 		ksft_exit_fail_msg("pthread_create\n");
+	hammers = getenv("HAMMERS") ? atol(getenv("HAMMERS")) : ncpus - 2;
+	hammers = hammers < 0 ? 0 : hammers > 2 ? 2 : hammers > ncpus - 2 ? ncpus - 2 : hammers;
+	ksft_print_msg("%ld hammer threads\n", hammers);
+	for (h = 0; h < hammers; h++)
+		if (pthread_create(&hammer[h], NULL, hammer_thread, (void *)(2 + h)))
+			ksft_exit_fail_msg("pthread_create\n");
 
 #ifdef NOMEM
 	fault_injection(true);
@@ -347,5 +385,7 @@ int main(void)
 
 	atomic_store(&stop, true);
 	pthread_join(fast, NULL);
+	for (h = 0; h < hammers; h++)
+		pthread_join(hammer[h], NULL);
 	ksft_finished();
 }
