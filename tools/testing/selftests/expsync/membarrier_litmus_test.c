@@ -253,6 +253,9 @@ static void run_plain(void)
 #define NOMEM_MODE 0
 #endif
 
+static const char litmus_fmt[] =
+	"%s, membarrier_ipi=%s: %ld rounds, %ld forbidden outcomes, %ld errors, %ld hammer calls\n";
+
 /* Every command under the strategy in force; returns the failures. */
 static int run_all(const char *strategy)
 {
@@ -263,9 +266,7 @@ static int run_all(const char *strategy)
 		long forbidden, errors;
 
 		forbidden = run(cmds[c].cmd, cmds[c].flags, iters, &errors);
-		ksft_test_result(!forbidden && !errors,
-				 "%s, membarrier_ipi=%s: %ld rounds, %ld forbidden outcomes, "
-				 "%ld errors, %ld hammer calls\n",
+		ksft_test_result(!forbidden && !errors, litmus_fmt,
 				 cmds[c].name, strategy, iters, forbidden, errors,
 				 atomic_load(&hammer_calls));
 		failures += forbidden || errors;
