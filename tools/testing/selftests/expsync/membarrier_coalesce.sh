@@ -25,6 +25,10 @@
 #    between its entry and its exit, but for 4% of the calls + 2: a
 #    round rightly skips CPU 3 when its spinner was preempted (measured:
 #    1 to 8 of 900 calls per command over 12 runs).
+# 3. The store-buffering litmus (membarrier_litmus_test) with two hammer
+#    threads of the same process calling the same command throughout
+#    (HAMMERS=2, ITERS=LITMUS_ITERS, default 5000), on: no forbidden
+#    outcome, no error.
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync/membarrier_coalesce
 calls=${CALLS:-300}
@@ -38,7 +42,7 @@ cmds="private global sync_core rseq"
 echo "TAP version 13"
 # Every precondition is a failure, not a skip: make check requires this test.
 fatal() { echo "not ok $* (precondition)"; exit 1; }
-echo "1..$((2 + $(wc -w <<<"$cmds")))"
+echo "1..$((3 + $(wc -w <<<"$cmds")))"
 [ "$(id -u)" = 0 ] || fatal "1 must run as root"
 [ -w $sysctl ] || fatal "1 no $sysctl"
 command -v perf >/dev/null || fatal "1 no perf in the guest"
@@ -166,5 +170,16 @@ for cmd in $cmds; do
 		fail=1
 	fi
 done
+n=$((n + 1))
+log=$(mktemp)
+if HAMMERS=2 ITERS=${LITMUS_ITERS:-5000} "$here/membarrier_litmus_test" > "$log" 2>&1; then
+	grep 'hammer' "$log" | sed 's/^/# /'
+	echo "ok $n litmus with two hammer threads, membarrier_coalesce=on"
+else
+	sed 's/^/# /' "$log" | tail -n 20
+	echo "not ok $n litmus with two hammer threads, membarrier_coalesce=on"
+	fail=1
+fi
+rm -f "$log"
 echo "$orig" > $sysctl
 exit $fail
