@@ -18,6 +18,7 @@ FRAGS_test	:= base test
 FRAGS_bench	:= base bench
 FRAGS_noexpsync	:= base test noexpsync
 FRAGS_kasan	:= base test kasan
+FRAGS_rt	:= base test rt
 FRAGS		= $(foreach f,$(FRAGS_$(CONFIG)),configs/$(f).config)
 
 # The overlay: new files, copied into the tree at their in-tree paths.

@@ -68,7 +68,7 @@ static unsigned int vmstat_sum_mismatches(void)
 
 /* What the last vmstat_drain_now saw; the lock keeps readers from a torn copy. */
 struct drain_result {
-	unsigned int cpus, skipped, cpus_with_diffs, sum_mismatches;
+	unsigned int cpus, skipped, missed, cpus_with_diffs, sum_mismatches;
 	s64 ns;
 };
 
@@ -81,9 +81,11 @@ static struct drain_result last_drain;
  * differentials is why this is a test option.
  */
 static void vmstat_drain_now_probe(void *data, unsigned int nr_cpus,
-				   unsigned int skipped, s64 ns)
+				   unsigned int skipped, unsigned int missed, s64 ns)
 {
-	struct drain_result r = { .cpus = nr_cpus, .skipped = skipped, .ns = ns };
+	struct drain_result r = {
+		.cpus = nr_cpus, .skipped = skipped, .missed = missed, .ns = ns
+	};
 	unsigned int cpu;
 
 	for_each_online_cpu(cpu)
@@ -114,8 +116,8 @@ static int vmstat_last_drain_show(struct seq_file *m, void *v)
 	spin_lock(&last_drain_lock);
 	r = last_drain;
 	spin_unlock(&last_drain_lock);
-	seq_printf(m, "cpus %u\nskipped %u\ncpus_with_diffs %u\nsum_mismatches %u\nns %lld\n",
-		   r.cpus, r.skipped, r.cpus_with_diffs, r.sum_mismatches, r.ns);
+	seq_printf(m, "cpus %u\nskipped %u\nmissed %u\ncpus_with_diffs %u\nsum_mismatches %u\nns %lld\n",
+		   r.cpus, r.skipped, r.missed, r.cpus_with_diffs, r.sum_mismatches, r.ns);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(vmstat_last_drain);

@@ -53,17 +53,23 @@ static void vmstat_drain_test_transitions(struct kunit *test)
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_FALSE(test, expsync_vmstat_drain_owns(cpu));
 
-	/* user-return: exactly the CPUs of the set. */
+	/* user-return: exactly the CPUs of the set; the join notes the sequence. */
 	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_USER_RETURN), 0);
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_EQ(test, expsync_vmstat_drain_owns(cpu), cpu == last);
+	KUNIT_EXPECT_EQ(test, per_cpu(expsync_vmstat_join_seq, last),
+			expsync_vmstat_seq(last));
 
-	/* An empty set switches the whole mechanism off. */
+	/* An empty set: nobody folds, but the key stays (no code patching). */
 	cpumask_clear(set);
 	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
-	KUNIT_EXPECT_FALSE(test, static_key_enabled(&expsync_vmstat_drain_user_return));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&expsync_vmstat_drain_user_return));
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_FALSE(test, expsync_vmstat_drain_owns(cpu));
+
+	/* periodic switches the whole mechanism off. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&expsync_vmstat_drain_user_return));
 
 	/* Restore what the boot set up. */
 	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);

@@ -15,7 +15,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
 cd "$top"
-SECTIONS="harness static series kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync fastpath"
+SECTIONS="harness static series kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync ledger rt fastpath"
 only=${ONLY:-$SECTIONS}
 for s in $only; do
 	[[ " $SECTIONS " == *" $s "* ]] ||
@@ -336,6 +336,62 @@ if want noexpsync; then
 		result FAIL "build: CONFIG_EXPSYNC=n" "$out/build-noexpsync.log"
 	fi
 	no_results noexpsync
+fi
+
+# --- The isolation ledger: expsync against CONFIG_EXPSYNC=n on the same work --
+if want ledger; then
+	step "ledger: interruptions of isolated CPU 2, CONFIG_EXPSYNC=n and expsync (SMP=3)"
+	count_from ledger
+	iso="kunit.enable=0 nohz_full=2 isolcpus=nohz,domain,2"
+	ledger="$ksft_run -t expsync:isolation_ledger.sh"
+	if make -s kernel CONFIG=noexpsync > "$out/build-noexpsync.log" 2>&1; then
+		VMCONFIG=noexpsync vm ledger-base --smp 3 --timeout $((900 * scale)) \
+			--append "$iso" -- "$ledger" > "$out/ledger-base.log" 2>&1
+		vm_status $? "ledger boot, CONFIG_EXPSYNC=n" "$out/ledger-base.log"
+		ksft_results "$out/ledger-base.log" "CONFIG_EXPSYNC=n"
+	else
+		tail -n 40 "$out/build-noexpsync.log"
+		result FAIL "build: CONFIG_EXPSYNC=n" "$out/build-noexpsync.log"
+	fi
+	vm ledger --smp 3 --timeout $((900 * scale)) --append "$iso" -- "$ledger" \
+		> "$out/ledger.log" 2>&1
+	vm_status $? "ledger boot" "$out/ledger.log"
+	ksft_results "$out/ledger.log" "expsync"
+	python3 tools/expsync/ledger.py "$out/ledger-base.log" "$out/ledger.log" \
+		> "$out/ledger.txt" 2>&1
+	grep -v '|' "$out/ledger.txt" | sed 's/^/    /'
+	while IFS='|' read -r st name detail; do
+		result "$st" "$name" "$detail"
+	done < <(grep -E '^(PASS|FAIL)\|' "$out/ledger.txt")
+	no_results ledger
+fi
+
+# --- PREEMPT_RT: the test kernel builds, its KUnit suites and two tests pass --
+if want rt; then
+	step "rt: the test kernel on PREEMPT_RT: build, KUnit, sysctl and table_free tests (SMP=2)"
+	count_from rt
+	if make -s kernel CONFIG=rt > "$out/build-rt.log" 2>&1; then
+		result PASS "build: PREEMPT_RT test kernel"
+		VMCONFIG=rt vm rt --smp 2 --timeout $((900 * scale)) -- \
+			"$ksft_run -t expsync:expsync_sysctl_test -t expsync:table_free_stress" \
+			> "$out/rt.log" 2>&1
+		vmrc=$?
+		cp "build/vm/$vmprefix-rt/console.log" "$out/console-rt.log" 2>/dev/null
+		vm_status $vmrc "PREEMPT_RT boot" "$out/rt.log" "$out/console-rt.log"
+		grep -q 'PREEMPT_RT' "$out/console-rt.log" ||
+			result FAIL "rt: the kernel booted is not PREEMPT_RT" "$out/console-rt.log"
+		nkunit=0
+		while read -r st name; do
+			nkunit=$((nkunit + 1))
+			result "$st" "kunit: $name (PREEMPT_RT)"
+		done < <(tools/expsync/ktap.sh "$out/console-rt.log")
+		[ $nkunit -gt 0 ] || result FAIL "kunit: no KTAP results in the PREEMPT_RT console"
+		ksft_results "$out/rt.log" "PREEMPT_RT"
+	else
+		tail -n 40 "$out/build-rt.log"
+		result FAIL "build: PREEMPT_RT test kernel" "$out/build-rt.log"
+	fi
+	no_results rt
 fi
 
 # --- The vmstat counter fast path is not touched ------------------------------

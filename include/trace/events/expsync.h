@@ -175,30 +175,34 @@ TRACE_EVENT(expsync_vmstat_fold,
 
 /*
  * expsync_vmstat_drain_now - kernel.expsync.vmstat_drain_now completed
- * @nr_cpus: CPUs that ran a fold
+ * @nr_cpus: CPUs that folded (as work, or on their own while waited for)
  * @skipped: CPUs left alone: in user mode, already folded
+ * @missed: CPUs that did not fold within the bounded wait
  * @ns: time taken
  */
 TRACE_EVENT(expsync_vmstat_drain_now,
 
-	TP_PROTO(unsigned int nr_cpus, unsigned int skipped, s64 ns),
+	TP_PROTO(unsigned int nr_cpus, unsigned int skipped, unsigned int missed,
+		 s64 ns),
 
-	TP_ARGS(nr_cpus, skipped, ns),
+	TP_ARGS(nr_cpus, skipped, missed, ns),
 
 	TP_STRUCT__entry(
 		__field(unsigned int, nr_cpus)
 		__field(unsigned int, skipped)
+		__field(unsigned int, missed)
 		__field(s64, ns)
 	),
 
 	TP_fast_assign(
 		__entry->nr_cpus = nr_cpus;
 		__entry->skipped = skipped;
+		__entry->missed = missed;
 		__entry->ns = ns;
 	),
 
-	TP_printk("nr_cpus=%u skipped=%u ns=%lld", __entry->nr_cpus,
-		  __entry->skipped, __entry->ns)
+	TP_printk("nr_cpus=%u skipped=%u missed=%u ns=%lld", __entry->nr_cpus,
+		  __entry->skipped, __entry->missed, __entry->ns)
 );
 
 #endif /* _TRACE_EXPSYNC_H */

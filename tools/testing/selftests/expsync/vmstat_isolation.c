@@ -25,11 +25,15 @@
  * checks that CPU holds differentials (6.12 leaves them: on an isolated
  * CPU the shepherd never comes, elsewhere vm.stat_interval is set long
  * by the caller), switches to user-return with CPU as the set (join),
- * then back to periodic (leave), and prints
- * "before D0 joined D1 later D2 left D3 child_in_user C tries T": after
- * the join, CPU's differentials must be 0 although it never returned to
- * user mode: the join itself folded them.  A child that leaves no
- * differentials to fold is replaced, T children in all (at most 5).
+ * writes vmstat_drain_now, pokes the child into one getppid(), drains
+ * again, switches back to periodic (leave), and prints "before D0
+ * joined D1 drain_rc E1 drain_ms M drained D2 poked D3 drain2_rc E2
+ * left D4 child_in_user C tries T" (E: 0 or an errno).  Nothing may
+ * interrupt CPU for the join, the leave or the drains: the first drain
+ * either finds the differentials folded (an interrupt came) or gives up
+ * with EAGAIN, within its bound, leaving them; after the poke's return
+ * to user mode they are 0 and a drain succeeds.  A child that leaves no
+ * differentials is replaced, T children in all (at most 5).
  *
  * vmstat_isolation flip CPU SECONDS [MIN_SAMPLES]
  *
@@ -39,6 +43,13 @@
  * and is in the set.  Prints "flips F samples N nonzero M max K": every
  * sample must be 0, at any point of a flip.  Like the first mode, it
  * goes on (up to 6 times as long) until it has MIN_SAMPLES samples.
+ *
+ * vmstat_isolation drain CPU N [fifo]
+ *
+ * The load of the first mode runs on CPU (SCHED_FIFO with "fifo") while
+ * the parent writes vmstat_drain_now N times, and prints "drains N
+ * failed F max_ms M rounds R": every write must succeed, within the
+ * bound, without running work on CPU (the caller counts that).
  *
  * vmstat_isolation cost CPU N
  *
@@ -57,6 +68,7 @@
 #include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <errno.h>
 #include <unistd.h>
 
 #include "expsync_util.h"
@@ -64,12 +76,14 @@
 #define DIFFS "/sys/kernel/debug/expsync/vmstat_diffs"
 #define POLICY "/proc/sys/kernel/expsync/vmstat_drain"
 #define SET "/proc/sys/kernel/expsync/vmstat_drain_cpus"
+#define DRAIN "/proc/sys/kernel/expsync/vmstat_drain_now"
 
 struct shared {
 	atomic_long seq;	/* even: child spins in user mode */
 	atomic_int stop;
 	atomic_int in_user;	/* join mode: counters changed, now spinning */
 	atomic_long spins;	/* grows while the child spins in user mode */
+	atomic_int poke;	/* join mode: make one syscall, then spin again */
 	long rounds;
 };
 
@@ -93,9 +107,13 @@ static void change_counters(size_t pages)
 	munmap(p, pages << 12);
 }
 
-static void child(struct shared *sh, int cpu)
+static void child(struct shared *sh, int cpu, int fifo)
 {
+	struct sched_param sp = { .sched_priority = 1 };
+
 	pin_to_cpu(cpu);
+	if (fifo && sched_setscheduler(0, SCHED_FIFO, &sp))
+		exit(5);
 	while (!atomic_load(&sh->stop)) {
 		double end;
 		int i;
@@ -139,15 +157,17 @@ struct samples {
  * interrupt, or running a kworker while the child waits, before the
  * child's return to user mode folds: it counts only if the diffs are
  * still there once the child has spun again, that is returned to user
- * mode, since the first read.
+ * mode, since the first read.  Samples before the child's sequence
+ * reaches @min_seq (it has not yet returned to user mode since CPU
+ * joined the set) are not taken.
  */
-static void sample(struct shared *sh, int cpu, struct samples *got)
+static void sample(struct shared *sh, int cpu, struct samples *got, long min_seq)
 {
 	long seq = atomic_load(&sh->seq), spins;
 	double give_up;
 	int d, again;
 
-	if (seq & 1)
+	if ((seq & 1) || seq < min_seq)
 		return;
 	d = diffs_of(cpu);
 	if (d > 0) {
@@ -202,15 +222,30 @@ static void spin_child(struct shared *sh, int cpu)
 	memset(p, 1, 64 << 12);
 	atomic_store(&sh->in_user, 1);
 	while (!atomic_load_explicit(&sh->stop, memory_order_relaxed))
-		;					/* user mode only */
+		if (atomic_load_explicit(&sh->poke, memory_order_relaxed) == 1) {
+			getppid();			/* one return to user */
+			atomic_store(&sh->poke, 2);
+		}					/* else user mode only */
 	exit(0);
+}
+
+/* Write 1 to vmstat_drain_now: 0 or the errno; *ms gets the time taken. */
+static int drain(double *ms)
+{
+	double t = now();
+	int err = write_file(DRAIN, "1") ? 0 : errno;
+
+	if (ms)
+		*ms = (now() - t) * 1e3;
+	return err;
 }
 
 static int join_leave(int cpu)
 {
 	char list[16];
 	struct shared *sh;
-	int d[4], tries = 0;
+	int d[5], tries = 0, rc[2];
+	double ms;
 	pid_t pid;
 
 	sh = map_shared();
@@ -239,15 +274,22 @@ static int join_leave(int cpu)
 		usleep(100000);
 		d[0] = diffs_of(cpu);
 	} while (d[0] == 0 && tries < 5);
-	set_knob(POLICY, "user-return");	/* join: returns after the fold */
+	set_knob(POLICY, "user-return");	/* join: no work on cpu */
 	d[1] = diffs_of(cpu);
-	usleep(500000);
+	rc[0] = drain(&ms);			/* waits, gives up: EAGAIN */
 	d[2] = diffs_of(cpu);
+	atomic_store(&sh->poke, 1);
+	while (atomic_load(&sh->poke) != 2)
+		usleep(1000);
+	d[3] = diffs_of(cpu);			/* folded on the way back */
+	rc[1] = drain(NULL);
 	set_knob(POLICY, "periodic");		/* leave */
-	d[3] = diffs_of(cpu);
-	/* Still spinning, never back in the kernel for a syscall. */
-	printf("before %d joined %d later %d left %d child_in_user %d tries %d\n",
-	       d[0], d[1], d[2], d[3], waitpid(pid, NULL, WNOHANG) == 0, tries);
+	d[4] = diffs_of(cpu);
+	/* Still spinning, back in the kernel only for the poke. */
+	printf("before %d joined %d drain_rc %d drain_ms %.0f drained %d ",
+	       d[0], d[1], rc[0], ms, d[2]);
+	printf("poked %d drain2_rc %d left %d child_in_user %d tries %d\n",
+	       d[3], rc[1], d[4], waitpid(pid, NULL, WNOHANG) == 0, tries);
 	atomic_store(&sh->stop, 1);
 	waitpid(pid, NULL, 0);
 	return 0;
@@ -269,12 +311,13 @@ static int flip(int cpu, double seconds, long min_samples)
 	set_knob(SET, list);
 	pid = fork();
 	if (!pid)
-		child(sh, cpu);
+		child(sh, cpu, 0);
 	pin_to_cpu(cpu ? 0 : 1);
 	end = now() + seconds;
 	cap = now() + 6 * seconds;
 	while (now() < end || (got.n < min_samples && now() < cap)) {
 		double until;
+		long joined;
 
 		/* Join by the policy and leave by the set, then the reverse. */
 		if (flips & 1) {
@@ -283,9 +326,14 @@ static int flip(int cpu, double seconds, long min_samples)
 			set_knob(SET, list);
 			set_knob(POLICY, "user-return");
 		}
+		/*
+		 * Differentials from before the join are folded at the
+		 * child's next return to user mode: sample after that one.
+		 */
+		joined = atomic_load(&sh->seq);
 		until = now() + 0.2;
 		while (now() < until)
-			sample(sh, cpu, &got);
+			sample(sh, cpu, &got, joined + 2 + (joined & 1));
 		if (flips & 1)
 			set_knob(POLICY, "periodic");
 		else
@@ -299,6 +347,39 @@ static int flip(int cpu, double seconds, long min_samples)
 	waitpid(pid, NULL, 0);
 	printf("flips %ld samples %ld nonzero %ld max %ld\n", flips, got.n,
 	       got.nonzero, got.max);
+	return 0;
+}
+
+static int drains(int cpu, long n, int fifo)
+{
+	double ms, max_ms = 0;
+	long i, failed = 0;
+	struct shared *sh;
+	pid_t pid;
+
+	sh = map_shared();
+	pid = fork();
+	if (!pid)
+		child(sh, cpu, fifo);
+	pin_to_cpu(cpu ? 0 : 1);
+	while (atomic_load(&sh->seq) < 4) {	/* the child is running */
+		if (waitpid(pid, NULL, WNOHANG) == pid) {
+			fprintf(stderr, "the load exited (no SCHED_FIFO?)\n");
+			return 1;
+		}
+		usleep(1000);
+	}
+	for (i = 0; i < n; i++) {
+		if (drain(&ms))
+			failed++;
+		if (ms > max_ms)
+			max_ms = ms;
+		usleep(20000);
+	}
+	atomic_store(&sh->stop, 1);
+	waitpid(pid, NULL, 0);
+	printf("drains %ld failed %ld max_ms %.0f rounds %ld\n", n, failed, max_ms,
+	       sh->rounds);
 	return 0;
 }
 
@@ -338,6 +419,9 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "cost"))
 		return cost(atoi(argv[2]), atol(argv[3]));
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "drain"))
+		return drains(atoi(argv[2]), atol(argv[3]),
+			      argc == 5 && !strcmp(argv[4], "fifo"));
 	if (argc == 3 && !strcmp(argv[1], "join"))
 		return join_leave(atoi(argv[2]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "flip"))
@@ -354,10 +438,10 @@ int main(int argc, char **argv)
 	sh = map_shared();
 	pid = fork();
 	if (!pid)
-		child(sh, cpu);
+		child(sh, cpu, 0);
 	pin_to_cpu(cpu ? 0 : 1);
 	while (now() < end || (got.n < min_samples && now() < cap))
-		sample(sh, cpu, &got);
+		sample(sh, cpu, &got, 0);
 	atomic_store(&sh->stop, 1);
 	waitpid(pid, NULL, 0);
 	printf("samples %ld nonzero %ld max %ld rounds %ld\n", got.n, got.nonzero,

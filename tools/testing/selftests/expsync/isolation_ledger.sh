@@ -1,0 +1,164 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The isolation ledger: every interruption of an isolated CPU, per
+# cause, under a load that exercises all three policies.  Boot with at
+# least 3 CPUs, the last one (LEDGER_CPU) nohz_full and isolated.
+#
+# For each window of LEDGER_SECONDS (default 15) s:
+#  - a SCHED_FIFO task on the isolated CPU, RT throttling off, maps,
+#    touches and unmaps 4 MB every 250 ms and spins in user mode;
+#  - on CPUs 0 and 1, a process maps, touches, MADV_COLLAPSEs and unmaps
+#    memory and calls membarrier, and leaves regions for khugepaged;
+#  - every 2 s the counters are made exact: kernel.expsync.vmstat_drain_now
+#    on expsync, vm.stat_refresh on CONFIG_EXPSYNC=n (6.12's way);
+#  - on expsync, every 3 s the isolated CPU leaves vmstat_drain_cpus and
+#    joins it again;
+# and perf stat -C counts, on the isolated CPU only, the kernel's own
+# tracepoints: irq_vectors (local timer, call-function, call-function-
+# single, reschedule), workqueue_execute_start and timer expiries.
+#
+# On CONFIG_EXPSYNC=n the window runs 3 times (its noise); on expsync
+# once for each table_free mode (under vmstat_drain=user-return) and
+# once under vmstat_drain=periodic.  Each window prints a "# ledger"
+# line; make check compares the two boots (tools/expsync/ledger.py):
+# no count of expsync may exceed 6.12's for the same cause.  Here each
+# window must have counted, its loads must have run, and every expsync
+# knob write must have returned within 2.5 s.
+here=$(cd "$(dirname "$0")" && pwd)
+sysctl=/proc/sys/kernel/expsync
+window=${LEDGER_SECONDS:-15}
+ncpus=$(nproc --all)
+cpu=${LEDGER_CPU:-$((ncpus - 1))}
+khp=/sys/kernel/mm/transparent_hugepage/khugepaged
+
+echo "TAP version 13"
+# make check requires this test: a missing precondition is a failure.
+fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
+[ "$(id -u)" = 0 ] || fatal "must run as root"
+command -v perf >/dev/null || fatal "no perf in the guest"
+[ "$ncpus" -ge 3 ] || fatal "needs 3 CPUs, has $ncpus"
+incpus() {	# incpus LIST CPU
+	python3 -c 'import sys
+s = set()
+for r in filter(None, sys.argv[1].strip().split(",")):
+    a, _, b = r.partition("-")
+    s.update(range(int(a), int(b or a) + 1))
+sys.exit(0 if int(sys.argv[2]) in s else 1)' "$1" "$2"
+}
+incpus "$(cat /sys/devices/system/cpu/nohz_full)" "$cpu" || fatal "CPU $cpu is not nohz_full"
+incpus "$(cat /sys/devices/system/cpu/isolated)" "$cpu" || fatal "CPU $cpu is not isolated"
+[ -w $khp/scan_sleep_millisecs ] || fatal "no THP (CONFIG_TRANSPARENT_HUGEPAGE)"
+
+if [ -d $sysctl ]; then
+	kernel=expsync
+	configs=("auto user-return" "rcu user-return" "immediate user-return" "auto periodic")
+	saved=()
+	for k in table_free vmstat_drain vmstat_drain_cpus; do saved+=("$k=$(cat $sysctl/$k)"); done
+else
+	kernel=6.12
+	configs=("- -" "- -" "- -")
+fi
+orig_rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
+orig_sleep=$(cat $khp/scan_sleep_millisecs)
+tmp=$(mktemp -d)
+restore() {
+	echo "$orig_rt" > /proc/sys/kernel/sched_rt_runtime_us
+	echo "$orig_sleep" > $khp/scan_sleep_millisecs
+	for kv in "${saved[@]}"; do echo "${kv#*=}" > "$sysctl/${kv%%=*}"; done
+	rm -rf "$tmp"
+}
+trap restore EXIT
+echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+echo 100 > $khp/scan_sleep_millisecs
+
+causes=(timer callfn callfn1 resched work timers hrtimers)
+events=(irq_vectors:local_timer_entry irq_vectors:call_function_entry
+	irq_vectors:call_function_single_entry irq_vectors:reschedule_entry
+	workqueue:workqueue_execute_start timer:timer_expire_entry timer:hrtimer_expire_entry)
+evargs=()
+for e in "${events[@]}"; do evargs+=(-e "$e"); done
+
+# timed FILE TEXT: write TEXT, log "ms rc" (rc 0, or 1 for a failed write).
+timed() {
+	local t0 t1 rc=0
+	t0=$(date +%s%N)
+	echo "$2" > "$1" 2>/dev/null || rc=1
+	t1=$(date +%s%N)
+	echo "$(((t1 - t0) / 1000000)) $rc" >> "$tmp/writes"
+}
+driver() {
+	local i=0
+	while [ ! -e "$tmp/stop" ]; do
+		sleep 1
+		i=$((i + 1))
+		if [ $((i % 2)) = 0 ]; then
+			if [ $kernel = expsync ]; then
+				timed $sysctl/vmstat_drain_now 1
+			else
+				timed /proc/sys/vm/stat_refresh 1
+			fi
+		fi
+		if [ $kernel = expsync ] && [ $((i % 3)) = 0 ]; then
+			timed $sysctl/vmstat_drain_cpus ""
+			timed $sysctl/vmstat_drain_cpus "$cpu"
+		fi
+	done
+}
+
+echo "1..${#configs[@]}"
+fail=0 n=0
+for c in "${configs[@]}"; do
+	n=$((n + 1))
+	read -r tf vd <<< "$c"
+	if [ $kernel = expsync ]; then
+		echo "$tf" > $sysctl/table_free && echo "$vd" > $sysctl/vmstat_drain &&
+			echo "$cpu" > $sysctl/vmstat_drain_cpus ||
+			{ echo "not ok $n table_free=$tf vmstat_drain=$vd: cannot set"; fail=1; continue; }
+		label="expsync:table_free=$tf,vmstat_drain=$vd"
+	else
+		label="6.12:run$n"
+	fi
+	rm -f "$tmp/writes" "$tmp/stop"
+	touch "$tmp/writes"
+	thp0=$(awk '$1 == "thp_collapse_alloc" { print $2 }' /proc/vmstat)
+	"$here/isolation_ledger" spin "$cpu" $((window + 3)) > "$tmp/spin" 2>&1 &
+	spid=$!
+	"$here/isolation_ledger" churn 0 1 $((window + 3)) > "$tmp/churn" 2>&1 &
+	cpid=$!
+	driver &
+	dpid=$!
+	sleep 1
+	perf stat -C "$cpu" -x, -o "$tmp/perf" "${evargs[@]}" -- sleep "$window" 2>/dev/null
+	wait $spid $cpid
+	touch "$tmp/stop"
+	wait $dpid
+	thp1=$(awk '$1 == "thp_collapse_alloc" { print $2 }' /proc/vmstat)
+	counts="" ok=1
+	for i in "${!events[@]}"; do
+		v=$(awk -F, -v e="${events[$i]}" '$3 == e { print $1 }' "$tmp/perf")
+		[[ $v =~ ^[0-9]+$ ]] || { ok=0; v=none; }
+		counts+=" ${causes[$i]}=$v"
+	done
+	read -r _ rounds < "$tmp/spin"
+	read -r _ collapses _ cfailed _ mbs < "$tmp/churn"
+	nw=$(wc -l < "$tmp/writes")
+	max_ms=$(sort -n "$tmp/writes" | tail -1 | cut -d' ' -f1)
+	wfailed=$(awk '$2 == 1' "$tmp/writes" | wc -l)
+	echo "# ledger $label$counts rounds=${rounds:-none} collapses=${collapses:-none}" \
+		"khugepaged=$((thp1 - thp0)) membarriers=${mbs:-none} writes=$nw" \
+		"max_ms=${max_ms:-none} failed_writes=$wfailed"
+	[[ ${rounds:-0} =~ ^[0-9]+$ ]] && [ "${rounds:-0}" -gt 0 ] || ok=0
+	[[ ${collapses:-0} =~ ^[0-9]+$ ]] && [ "${collapses:-0}" -gt 0 ] || ok=0
+	[ "$nw" -ge $((window / 2 - 1)) ] || ok=0
+	if [ $kernel = expsync ]; then
+		[ "${max_ms:-9999}" -le 2500 ] || ok=0
+	fi
+	if [ $ok = 1 ]; then
+		echo "ok $n $label: counted, loads ran, knob writes bounded"
+	else
+		echo "not ok $n $label: counted, loads ran, knob writes bounded"
+		fail=1
+	fi
+done
+exit $fail
