@@ -6,7 +6,7 @@
  *
  * The isolated workload: SCHED_FIFO on CPU, it maps, touches and unmaps
  * 4 MB, then spins 250 ms in user mode (vDSO clock, no system call),
- * for SECONDS.  Prints "rounds N".
+ * for SECONDS or until SIGTERM.  Prints "rounds N".
  *
  * isolation_ledger churn CPU0 CPU1 SECONDS
  *
@@ -15,13 +15,14 @@
  * collapse ends in tlb_remove_table_sync_one()), unmaps it and calls
  * MEMBARRIER_CMD_PRIVATE_EXPEDITED, over and over; the first thread
  * also keeps a 4 MB MADV_HUGEPAGE region of small pages mapped for
- * khugepaged, replaced every second.  Prints "collapses N failed F
- * membarriers M".
+ * khugepaged, replaced every second, for SECONDS or until SIGTERM.
+ * Prints "collapses N failed F membarriers M".
  */
 #define _GNU_SOURCE
 #include <linux/membarrier.h>
 #include <pthread.h>
 #include <sched.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,6 +39,14 @@
 #endif
 
 #define REGION		(4UL << 20)
+
+static volatile sig_atomic_t stop;
+
+static void on_term(int sig)
+{
+	(void)sig;
+	stop = 1;
+}
 
 static double now(void)
 {
@@ -74,13 +83,13 @@ static int spin(int cpu, double seconds)
 		perror("sched_setscheduler");
 		return 2;
 	}
-	while (now() < end) {
+	while (now() < end && !stop) {
 		double until;
 
 		munmap(touched_region(), REGION);
 		rounds++;
 		until = now() + 0.25;
-		while (now() < until)
+		while (now() < until && !stop)
 			;
 	}
 	printf("rounds %ld\n", rounds);
@@ -101,7 +110,7 @@ static void *churn_thread(void *arg)
 	char *lazy = NULL;
 
 	pin_to_cpu(c->cpu);
-	while (now() < c->end) {
+	while (now() < c->end && !stop) {
 		char *p = touched_region();
 
 		if (madvise(p, REGION, MADV_COLLAPSE))
@@ -149,6 +158,7 @@ static int churn(int cpu0, int cpu1, double seconds)
 
 int main(int argc, char **argv)
 {
+	signal(SIGTERM, on_term);
 	if (argc == 4 && !strcmp(argv[1], "spin"))
 		return spin(atoi(argv[2]), atof(argv[3]));
 	if (argc == 5 && !strcmp(argv[1], "churn"))

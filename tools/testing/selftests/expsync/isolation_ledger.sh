@@ -7,7 +7,8 @@
 #
 # For each window of LEDGER_SECONDS (default 15) s:
 #  - a SCHED_FIFO task on the isolated CPU, RT throttling off, maps,
-#    touches and unmaps 4 MB every 250 ms and spins in user mode;
+#    touches and unmaps 4 MB every 250 ms and spins in user mode, from
+#    before the counting starts until after it ends;
 #  - on CPUs 0 and 1, a process maps, touches, MADV_COLLAPSEs and unmaps
 #    memory and calls membarrier, and leaves regions for khugepaged;
 #  - every 2 s the counters are made exact: kernel.expsync.vmstat_drain_now
@@ -16,7 +17,12 @@
 #    joins it again;
 # and perf stat -C counts, on the isolated CPU only, the kernel's own
 # tracepoints: irq_vectors (local timer, call-function, call-function-
-# single, reschedule), workqueue_execute_start and timer expiries.
+# single, reschedule, irq_work), workqueue_execute_start and timer
+# expiries, while perf record keeps, for the "# who" line, the function
+# of each call-function IPI (csd:csd_function_entry) and work item run.
+# Nothing forks during a window (bash's EPOCHREALTIME times the writes):
+# a fork and exit frees a vmap'd stack, and vmalloc's lazy purge flushes
+# the kernel TLB on every CPU.
 #
 # On CONFIG_EXPSYNC=n the window runs 3 times (its noise); on expsync
 # once for each table_free mode (under vmstat_drain=user-return) and
@@ -72,25 +78,30 @@ trap restore EXIT
 echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 echo 100 > $khp/scan_sleep_millisecs
 
-causes=(timer callfn callfn1 resched work timers hrtimers)
+causes=(timer callfn callfn1 resched irqwork work timers hrtimers)
 events=(irq_vectors:local_timer_entry irq_vectors:call_function_entry
 	irq_vectors:call_function_single_entry irq_vectors:reschedule_entry
-	workqueue:workqueue_execute_start timer:timer_expire_entry timer:hrtimer_expire_entry)
+	irq_vectors:irq_work_entry workqueue:workqueue_execute_start
+	timer:timer_expire_entry timer:hrtimer_expire_entry)
 evargs=()
 for e in "${events[@]}"; do evargs+=(-e "$e"); done
 
-# timed FILE TEXT: write TEXT, log "ms rc" (rc 0, or 1 for a failed write).
+[ -n "${EPOCHREALTIME:-}" ] || fatal "bash without EPOCHREALTIME"
+# timed FILE TEXT: write TEXT, log "ms rc name" (rc 1 for a failed write).
 timed() {
 	local t0 t1 rc=0
-	t0=$(date +%s%N)
+	t0=${EPOCHREALTIME/[.,]/}
 	echo "$2" > "$1" 2>/dev/null || rc=1
-	t1=$(date +%s%N)
-	echo "$(((t1 - t0) / 1000000)) $rc" >> "$tmp/writes"
+	t1=${EPOCHREALTIME/[.,]/}
+	echo "$(((t1 - t0) / 1000)) $rc ${1##*/}" >> "$tmp/writes"
 }
+# Sleep without a fork: read with a time-out from a pipe nobody writes.
+exec {never}<> <(:)
+pause() { read -r -t "$1" -u $never; }
 driver() {
 	local i=0
 	while [ ! -e "$tmp/stop" ]; do
-		sleep 1
+		pause 1
 		i=$((i + 1))
 		if [ $((i % 2)) = 0 ]; then
 			if [ $kernel = expsync ]; then
@@ -112,9 +123,12 @@ for c in "${configs[@]}"; do
 	n=$((n + 1))
 	read -r tf vd <<< "$c"
 	if [ $kernel = expsync ]; then
-		echo "$tf" > $sysctl/table_free && echo "$vd" > $sysctl/vmstat_drain &&
-			echo "$cpu" > $sysctl/vmstat_drain_cpus ||
-			{ echo "not ok $n table_free=$tf vmstat_drain=$vd: cannot set"; fail=1; continue; }
+		if ! { echo "$tf" > $sysctl/table_free && echo "$vd" > $sysctl/vmstat_drain &&
+		       echo "$cpu" > $sysctl/vmstat_drain_cpus; }; then
+			echo "not ok $n table_free=$tf vmstat_drain=$vd: cannot set"
+			fail=1
+			continue
+		fi
 		label="expsync:table_free=$tf,vmstat_drain=$vd"
 	else
 		label="6.12:run$n"
@@ -122,17 +136,24 @@ for c in "${configs[@]}"; do
 	rm -f "$tmp/writes" "$tmp/stop"
 	touch "$tmp/writes"
 	thp0=$(awk '$1 == "thp_collapse_alloc" { print $2 }' /proc/vmstat)
-	"$here/isolation_ledger" spin "$cpu" $((window + 3)) > "$tmp/spin" 2>&1 &
+	# The loads outlive both perf sessions (they stop on SIGTERM, once
+	# the driver has stopped): an idle isolated CPU is not the load's.
+	"$here/isolation_ledger" spin "$cpu" $((window + 60)) > "$tmp/spin" 2>&1 &
 	spid=$!
-	"$here/isolation_ledger" churn 0 1 $((window + 3)) > "$tmp/churn" 2>&1 &
+	"$here/isolation_ledger" churn 0 1 $((window + 60)) > "$tmp/churn" 2>&1 &
 	cpid=$!
 	driver &
 	dpid=$!
 	sleep 1
+	perf record -q -C "$cpu" -o "$tmp/rec" -e csd:csd_function_entry \
+		-e workqueue:workqueue_execute_start -- sleep $((window + 1)) 2>/dev/null &
+	rpid=$!
 	perf stat -C "$cpu" -x, -o "$tmp/perf" "${evargs[@]}" -- sleep "$window" 2>/dev/null
-	wait $spid $cpid
+	wait $rpid
 	touch "$tmp/stop"
 	wait $dpid
+	kill -TERM $spid $cpid
+	wait $spid $cpid
 	thp1=$(awk '$1 == "thp_collapse_alloc" { print $2 }' /proc/vmstat)
 	counts="" ok=1
 	for i in "${!events[@]}"; do
@@ -146,8 +167,16 @@ for c in "${configs[@]}"; do
 	max_ms=$(sort -n "$tmp/writes" | tail -1 | cut -d' ' -f1)
 	wfailed=$(awk '$2 == 1' "$tmp/writes" | wc -l)
 	echo "# ledger $label$counts rounds=${rounds:-none} collapses=${collapses:-none}" \
-		"khugepaged=$((thp1 - thp0)) membarriers=${mbs:-none} writes=$nw" \
-		"max_ms=${max_ms:-none} failed_writes=$wfailed"
+		"collapse_failed=${cfailed:-none} khugepaged=$((thp1 - thp0))" \
+		"membarriers=${mbs:-none} writes=$nw max_ms=${max_ms:-none} failed_writes=$wfailed"
+	# Who: the functions behind the call-function IPIs and work items.
+	who=$(perf script -i "$tmp/rec" -F event,trace 2>/dev/null |
+		sed -nE 's/.*csd_function_entry: func=([^ ,]+).*/ipi:\1/p;
+			 s/.*workqueue_execute_start: .* function ([^ ]+).*/work:\1/p' |
+		sort | uniq -c | sort -rn | awk '{ printf " %s=%s", $2, $1 }')
+	echo "# who $label${who:- none}"
+	sort -k3 "$tmp/writes" | awk '{ if ($1 > m[$3]) m[$3] = $1 } END {
+		for (k in m) printf "# slowest write %s: %d ms\n", k, m[k] }'
 	[[ ${rounds:-0} =~ ^[0-9]+$ ]] && [ "${rounds:-0}" -gt 0 ] || ok=0
 	[[ ${collapses:-0} =~ ^[0-9]+$ ]] && [ "${collapses:-0}" -gt 0 ] || ok=0
 	[ "$nw" -ge $((window / 2 - 1)) ] || ok=0

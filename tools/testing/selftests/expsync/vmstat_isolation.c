@@ -350,7 +350,7 @@ static int flip(int cpu, double seconds, long min_samples)
 	return 0;
 }
 
-static int drains(int cpu, long n, int fifo)
+static int drain_beside_load(int cpu, long n, int fifo)
 {
 	double ms, max_ms = 0;
 	long i, failed = 0;
@@ -420,8 +420,8 @@ int main(int argc, char **argv)
 	if (argc == 4 && !strcmp(argv[1], "cost"))
 		return cost(atoi(argv[2]), atol(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "drain"))
-		return drains(atoi(argv[2]), atol(argv[3]),
-			      argc == 5 && !strcmp(argv[4], "fifo"));
+		return drain_beside_load(atoi(argv[2]), atol(argv[3]),
+					 argc == 5 && !strcmp(argv[4], "fifo"));
 	if (argc == 3 && !strcmp(argv[1], "join"))
 		return join_leave(atoi(argv[2]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "flip"))

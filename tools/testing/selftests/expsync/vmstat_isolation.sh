@@ -143,9 +143,9 @@ first=0
 	{ [ "$drc" = 11 ] && [ "${drained:-0}" -gt 0 ] && [ "${dms:-9999}" -le 2500 ]; } && first=1
 if [ "${before:-0}" -gt 0 ] && [ $first = 1 ] && [ "$poked" = 0 ] && [ "$drc2" = 0 ] &&
    [ "$left" = 0 ] && [ "$in_user" = 1 ] && [ "$folds" = 0 ] && [ "$work" = 0 ]; then
-	echo "ok 3 join, drain and leave of a CPU in user mode: no work there, exact after a syscall"
+	echo "ok 3 join, drain, leave in user mode: no work on the CPU, exact after a syscall"
 else
-	echo "not ok 3 join, drain and leave of a CPU in user mode: no work there, exact after a syscall"
+	echo "not ok 3 join, drain, leave in user mode: no work on the CPU, exact after a syscall"
 	fail=1
 fi
 
