@@ -66,13 +66,16 @@ static unsigned int vmstat_sum_mismatches(void)
 	return bad;
 }
 
-/* What the last vmstat_drain_now saw; the lock keeps readers from a torn copy. */
+/*
+ * What the last vmstat_drain_now saw; the lock keeps readers from a torn
+ * copy.  Raw: the probe runs with IRQs off, also on PREEMPT_RT.
+ */
 struct drain_result {
 	unsigned int cpus, skipped, missed, cpus_with_diffs, sum_mismatches;
 	s64 ns;
 };
 
-static DEFINE_SPINLOCK(last_drain_lock);
+static DEFINE_RAW_SPINLOCK(last_drain_lock);
 static struct drain_result last_drain;
 
 /*
@@ -91,9 +94,9 @@ static void vmstat_drain_now_probe(void *data, unsigned int nr_cpus,
 	for_each_online_cpu(cpu)
 		r.cpus_with_diffs += !!vmstat_cpu_diffs(cpu);
 	r.sum_mismatches = vmstat_sum_mismatches();
-	spin_lock(&last_drain_lock);
+	raw_spin_lock(&last_drain_lock);
 	last_drain = r;
-	spin_unlock(&last_drain_lock);
+	raw_spin_unlock(&last_drain_lock);
 }
 
 static int vmstat_diffs_show(struct seq_file *m, void *v)
@@ -113,9 +116,9 @@ static int vmstat_last_drain_show(struct seq_file *m, void *v)
 {
 	struct drain_result r;
 
-	spin_lock(&last_drain_lock);
+	raw_spin_lock_irq(&last_drain_lock);
 	r = last_drain;
-	spin_unlock(&last_drain_lock);
+	raw_spin_unlock_irq(&last_drain_lock);
 	seq_printf(m, "cpus %u\nskipped %u\nmissed %u\ncpus_with_diffs %u\nsum_mismatches %u\nns %lld\n",
 		   r.cpus, r.skipped, r.missed, r.cpus_with_diffs, r.sum_mismatches, r.ns);
 	return 0;

@@ -183,8 +183,8 @@ void expsync_vmstat_count_fold(enum expsync_vmstat_fold why, int items);
  * @cpu: the CPU
  *
  * True under vmstat_drain=user-return for the CPUs of
- * vmstat_drain_cpus: the shepherd leaves them alone.  A static-key NOP
- * under "periodic".
+ * vmstat_drain_cpus: they fold on return to user mode, and the shepherd
+ * leaves the isolated ones alone.  A static-key NOP under "periodic".
  *
  * Return: true when @cpu folds on user return.
  */

@@ -40,12 +40,13 @@
 
 #define REGION		(4UL << 20)
 
-static volatile sig_atomic_t stop;
+/* Set by SIGTERM; lock-free, so safe to store from the handler. */
+static atomic_int stop;
 
 static void on_term(int sig)
 {
 	(void)sig;
-	stop = 1;
+	atomic_store(&stop, 1);
 }
 
 static double now(void)
@@ -83,13 +84,13 @@ static int spin(int cpu, double seconds)
 		perror("sched_setscheduler");
 		return 2;
 	}
-	while (now() < end && !stop) {
+	while (now() < end && !atomic_load(&stop)) {
 		double until;
 
 		munmap(touched_region(), REGION);
 		rounds++;
 		until = now() + 0.25;
-		while (now() < until && !stop)
+		while (now() < until && !atomic_load(&stop))
 			;
 	}
 	printf("rounds %ld\n", rounds);
@@ -110,7 +111,7 @@ static void *churn_thread(void *arg)
 	char *lazy = NULL;
 
 	pin_to_cpu(c->cpu);
-	while (now() < c->end && !stop) {
+	while (now() < c->end && !atomic_load(&stop)) {
 		char *p = touched_region();
 
 		if (madvise(p, REGION, MADV_COLLAPSE))
