@@ -41,27 +41,22 @@ WHAT = {
 }
 
 
+def matches(path, pattern):
+    """The matches of @pattern, one per line of the log at @path."""
+    with open(path, errors="replace") as f:
+        return [m for m in (re.search(pattern, line) for line in f) if m]
+
+
 def who(path):
     """The "# who LABEL fn=n ..." lines: what ran the IPIs and work items."""
-    out = []
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = re.search(r"# who (\S+) (.*)$", line)
-            if m:
-                out.append((m.group(1), m.group(2).strip()))
-    return out
+    return [(m.group(1), m.group(2).strip())
+            for m in matches(path, r"# who (\S+) (.*)$")]
 
 
 def windows(path):
     """The ledger lines of a log: [(label, {key: value})]."""
-    out = []
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = re.search(r"# ledger (\S+)((?: \S+=\S+)+)", line)
-            if m:
-                kv = dict(x.split("=", 1) for x in m.group(2).split())
-                out.append((m.group(1), kv))
-    return out
+    return [(m.group(1), dict(x.split("=", 1) for x in m.group(2).split()))
+            for m in matches(path, r"# ledger (\S+)((?: \S+=\S+)+)")]
 
 
 def num(kv, k):
