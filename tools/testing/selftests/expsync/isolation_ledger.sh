@@ -142,12 +142,16 @@ for c in "${configs[@]}"; do
 	spid=$!
 	"$here/isolation_ledger" churn 0 1 $((window + 60)) > "$tmp/churn" 2>&1 &
 	cpid=$!
+	sleep 1
+	# perf record reads every task's maps as it starts, which can hold
+	# the spinner's mmap_lock for a moment (CPU 2 idle): let that pass
+	# before the driver starts and the counting begins.
+	perf record -q -C "$cpu" -o "$tmp/rec" -e csd:csd_function_entry \
+		-e workqueue:workqueue_execute_start -- sleep $((window + 3)) 2>/dev/null &
+	rpid=$!
+	sleep 2
 	driver &
 	dpid=$!
-	sleep 1
-	perf record -q -C "$cpu" -o "$tmp/rec" -e csd:csd_function_entry \
-		-e workqueue:workqueue_execute_start -- sleep $((window + 1)) 2>/dev/null &
-	rpid=$!
 	perf stat -C "$cpu" -x, -o "$tmp/perf" "${evargs[@]}" -- sleep "$window" 2>/dev/null
 	wait $rpid
 	touch "$tmp/stop"
