@@ -205,6 +205,18 @@ ksft_results() {	# ksft_results LOG [LABEL]
 		result FAIL "kselftest: plan 1..${plan:-?} but $n results$label" "$log"
 }
 
+# kunit_results CONSOLE [LABEL]: KUnit's KTAP in a console log, one
+# result per test case, each suite's plan checked (ktap.sh prints a FAIL
+# line otherwise); no KTAP at all is a FAIL.
+kunit_results() {
+	local label=${2:+ ($2)} n=0 st name
+	while read -r st name; do
+		n=$((n + 1))
+		result "$st" "kunit: $name$label"
+	done < <(tools/expsync/ktap.sh "$1")
+	[ $n -gt 0 ] || result FAIL "kunit: no KTAP results in the console$label" "$1"
+}
+
 # The kselftests of each section that boot 1 runs.
 declare -A ksft_of=(
 	[membarrier]="-t expsync:membarrier_delivery.sh -t expsync:membarrier_coalesce.sh -t expsync:membarrier_litmus_test -t expsync:membarrier_nomem_test -t expsync:rseq_membarrier.sh -c membarrier"
@@ -234,16 +246,7 @@ if want kunit || [ -n "$tests" ]; then
 	vmrc=$?
 	cp "build/vm/$vmprefix-main/console.log" "$out/console-main.log" 2>/dev/null
 	vm_status $vmrc "main boot" "$out/kselftest.log" "$out/console-main.log"
-	if want kunit; then
-		# KUnit: KTAP in the console, one line per test case, each
-		# suite's plan checked (ktap.sh prints a FAIL line otherwise).
-		nkunit=0
-		while read -r st name; do
-			nkunit=$((nkunit + 1))
-			result "$st" "kunit: $name"
-		done < <(tools/expsync/ktap.sh "$out/console-main.log")
-		[ $nkunit -gt 0 ] || result FAIL "kunit: no KTAP results in the console"
-	fi
+	want kunit && kunit_results "$out/console-main.log"
 	[ -n "$tests" ] && ksft_results "$out/kselftest.log"
 	no_results boot1
 fi
@@ -380,12 +383,7 @@ if want rt; then
 		vm_status $vmrc "PREEMPT_RT boot" "$out/rt.log" "$out/console-rt.log"
 		grep -q 'PREEMPT_RT' "$out/console-rt.log" ||
 			result FAIL "rt: the kernel booted is not PREEMPT_RT" "$out/console-rt.log"
-		nkunit=0
-		while read -r st name; do
-			nkunit=$((nkunit + 1))
-			result "$st" "kunit: $name (PREEMPT_RT)"
-		done < <(tools/expsync/ktap.sh "$out/console-rt.log")
-		[ $nkunit -gt 0 ] || result FAIL "kunit: no KTAP results in the PREEMPT_RT console"
+		kunit_results "$out/console-rt.log" "PREEMPT_RT"
 		ksft_results "$out/rt.log" "PREEMPT_RT"
 	else
 		tail -n 40 "$out/build-rt.log"
