@@ -4,7 +4,7 @@
  * Kept out of mm/vmstat.c: they only observe, through a probe on the
  * expsync_vmstat_drain_now tracepoint and racy reads of the diffs.
  *
- * vmstat_diffs       "cpu N diffs M [user-return]" per online CPU: how many
+ * vmstat_diffs       "cpu N diffs M [user-return|direct]" per online CPU: how many
  *                    of its differentials are non-zero (a racy snapshot).
  * vmstat_last_drain  what the last vmstat_drain_now left, checked by the
  *                    probe right after the folds: CPUs with differentials
@@ -106,7 +106,8 @@ static int vmstat_diffs_show(struct seq_file *m, void *v)
 	cpus_read_lock();
 	for_each_online_cpu(cpu)
 		seq_printf(m, "cpu %u diffs %u%s\n", cpu, vmstat_cpu_diffs(cpu),
-			   expsync_vmstat_drain_owns(cpu) ? " user-return" : "");
+			   !expsync_vmstat_drain_owns(cpu) ? "" :
+			   per_cpu(expsync_vmstat_direct_cpu, cpu) ? " direct" : " user-return");
 	cpus_read_unlock();
 	return 0;
 }

@@ -119,7 +119,8 @@ enum expsync_table_free_why {
 /* kernel.expsync.vmstat_drain: when vmstat differentials are folded. */
 #define EXPSYNC_VMSTAT_DRAIN(EM, EMe)					\
 	EM(EXPSYNC_VMSTAT_DRAIN_PERIODIC,	"periodic") /* vmstat_update */	\
-	EMe(EXPSYNC_VMSTAT_DRAIN_USER_RETURN,	"user-return")
+	EM(EXPSYNC_VMSTAT_DRAIN_USER_RETURN,	"user-return")			\
+	EMe(EXPSYNC_VMSTAT_DRAIN_DIRECT,	"direct") /* stat_threshold 0 */
 
 enum expsync_vmstat_drain {
 	EXPSYNC_VMSTAT_DRAIN(EXPSYNC_ENUM, EXPSYNC_ENUM)
@@ -172,43 +173,79 @@ static inline void expsync_count(enum expsync_stat stat, long delta) { }
 #endif
 
 #ifdef CONFIG_EXPSYNC_VMSTAT
-DECLARE_STATIC_KEY_FALSE(expsync_vmstat_drain_user_return);
+DECLARE_STATIC_KEY_FALSE(expsync_vmstat_drain_owned);
 DECLARE_PER_CPU(bool, expsync_vmstat_drain_cpu);
+DECLARE_PER_CPU(bool, expsync_vmstat_direct_cpu);
+DECLARE_PER_CPU(int, expsync_vmstat_exit_fold);
+
+/* expsync_vmstat_exit_fold: does this CPU fold on its next exit to user? */
+#define EXPSYNC_VMSTAT_EXIT_FOLD_ONCE	1	/* direct: once, then not */
+#define EXPSYNC_VMSTAT_EXIT_FOLD_ALWAYS	2	/* user-return: every exit */
 
 void expsync_vmstat_fold(enum expsync_vmstat_fold why);
 void expsync_vmstat_count_fold(enum expsync_vmstat_fold why, int items);
+void expsync_vmstat_exit_fold_now(void);
+bool expsync_vmstat_refresh(int *err);
+unsigned int expsync_vmstat_drifting_cpus(void);
+void expsync_vmstat_threshold_lock(void);
+void expsync_vmstat_threshold_unlock(void);
 
 /**
  * expsync_vmstat_drain_owns() - does @cpu fold its own vmstat diffs?
  * @cpu: the CPU
  *
- * True under vmstat_drain=user-return for the CPUs of
- * vmstat_drain_cpus: they fold on return to user mode, and the shepherd
- * leaves the isolated ones alone.  A static-key NOP under "periodic".
+ * True under vmstat_drain=user-return or direct for the CPUs of
+ * vmstat_drain_cpus: they fold on return to user mode (or hold none),
+ * and the shepherd leaves the isolated ones alone.  A static-key NOP
+ * under "periodic".
  *
- * Return: true when @cpu folds on user return.
+ * Return: true when @cpu is a CPU of the set under user-return or direct.
  */
 static __always_inline bool expsync_vmstat_drain_owns(int cpu)
 {
-	return static_branch_unlikely(&expsync_vmstat_drain_user_return) &&
+	return static_branch_unlikely(&expsync_vmstat_drain_owned) &&
 	       READ_ONCE(per_cpu(expsync_vmstat_drain_cpu, cpu));
+}
+
+/**
+ * expsync_vmstat_threshold() - the stat_threshold @cpu may use
+ * @cpu: the CPU
+ * @threshold: what vmstat computed for it
+ *
+ * Under vmstat_drain=direct the CPUs of the set hold no differential:
+ * their threshold is 0, so every update goes to the global counters.
+ * Called by the writers of stat_threshold, under
+ * expsync_vmstat_threshold_lock().
+ *
+ * Return: 0 for a CPU of the set under direct, else @threshold.
+ */
+static inline int expsync_vmstat_threshold(int cpu, int threshold)
+{
+	return READ_ONCE(per_cpu(expsync_vmstat_direct_cpu, cpu)) ? 0 : threshold;
 }
 
 /**
  * expsync_vmstat_user_return() - fold vmstat diffs on return to user mode
  *
  * Called by exit_to_user_mode_prepare() with IRQs off.  A static-key NOP
- * under "periodic"; a per-CPU flag test on CPUs outside the set.
+ * under "periodic"; otherwise a per-CPU test, which only the CPUs of the
+ * set under user-return (every exit) and under direct (once after they
+ * join, or when a drain asks) pass.
  */
 static __always_inline void expsync_vmstat_user_return(void)
 {
-	/* The flag is written by other CPUs: this_cpu_read(), one load. */
-	if (static_branch_unlikely(&expsync_vmstat_drain_user_return) &&
-	    this_cpu_read(expsync_vmstat_drain_cpu))
-		expsync_vmstat_fold(EXPSYNC_VMSTAT_FOLD_USER_RETURN);
+	/* Written by other CPUs: this_cpu_read(), one load. */
+	if (static_branch_unlikely(&expsync_vmstat_drain_owned) &&
+	    this_cpu_read(expsync_vmstat_exit_fold))
+		expsync_vmstat_exit_fold_now();
 }
 #else
 static inline bool expsync_vmstat_drain_owns(int cpu) { return false; }
+static inline int expsync_vmstat_threshold(int cpu, int threshold) { return threshold; }
+static inline unsigned int expsync_vmstat_drifting_cpus(void) { return num_online_cpus(); }
+static inline bool expsync_vmstat_refresh(int *err) { return false; }
+static inline void expsync_vmstat_threshold_lock(void) { }
+static inline void expsync_vmstat_threshold_unlock(void) { }
 static inline void expsync_vmstat_user_return(void) { }
 static inline void expsync_vmstat_fold(enum expsync_vmstat_fold why) { }
 static inline void expsync_vmstat_count_fold(enum expsync_vmstat_fold why,

@@ -129,6 +129,7 @@ struct dentry;
 #ifdef CONFIG_EXPSYNC
 void __init expsync_register_knobs(struct expsync_knob *knobs, unsigned int nr);
 struct dentry *expsync_debugfs(void);
+int expsync_call_locked(int (*fn)(void));
 #else
 static inline void expsync_register_knobs(struct expsync_knob *knobs,
 					  unsigned int nr) { }

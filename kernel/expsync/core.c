@@ -504,6 +504,28 @@ rejected:
 	return -EINVAL;
 }
 
+/**
+ * expsync_call_locked() - run a mechanism's function as its knobs run
+ * @fn: the function, typically a trigger's
+ *
+ * For a mechanism's own entry points outside kernel.expsync (such as
+ * vm.stat_refresh) that need its knobs' state to stay put: @fn runs
+ * with expsync_policy_mutex held, as the knobs' callbacks do.
+ *
+ * Return: what @fn returned, or -EINTR on a fatal signal while waiting
+ * for the mutex.
+ */
+int expsync_call_locked(int (*fn)(void))
+{
+	int err;
+
+	if (mutex_lock_killable(&expsync_policy_mutex))
+		return -EINTR;
+	err = fn();
+	mutex_unlock(&expsync_policy_mutex);
+	return err;
+}
+
 /* === Registration === */
 
 /**

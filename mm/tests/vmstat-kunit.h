@@ -63,13 +63,13 @@ static void vmstat_drain_test_transitions(struct kunit *test)
 	/* An empty set: nobody folds, but the key stays (no code patching). */
 	cpumask_clear(set);
 	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
-	KUNIT_EXPECT_TRUE(test, static_key_enabled(&expsync_vmstat_drain_user_return));
+	KUNIT_EXPECT_TRUE(test, static_key_enabled(&expsync_vmstat_drain_owned));
 	for_each_possible_cpu(cpu)
 		KUNIT_EXPECT_FALSE(test, expsync_vmstat_drain_owns(cpu));
 
 	/* periodic switches the whole mechanism off. */
 	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
-	KUNIT_EXPECT_FALSE(test, static_key_enabled(&expsync_vmstat_drain_user_return));
+	KUNIT_EXPECT_FALSE(test, static_key_enabled(&expsync_vmstat_drain_owned));
 
 	/* Restore what the boot set up. */
 	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);
@@ -78,8 +78,101 @@ static void vmstat_drain_test_transitions(struct kunit *test)
 	free_cpumask_var(set);
 }
 
+/* Expect @cpu's stat_threshold in every zone and node to be 0, or not. */
+static void vmstat_test_thresholds(struct kunit *test, unsigned int cpu, bool zero)
+{
+	struct zone *zone;
+
+	for_each_populated_zone(zone) {
+		int t = per_cpu_ptr(zone->per_cpu_zonestats, cpu)->stat_threshold;
+		int n = per_cpu_ptr(zone->zone_pgdat->per_cpu_nodestats, cpu)->stat_threshold;
+
+		if (zero) {
+			KUNIT_EXPECT_EQ_MSG(test, t, 0, "zone %s cpu %u", zone->name, cpu);
+			KUNIT_EXPECT_EQ_MSG(test, n, 0, "node of %s cpu %u", zone->name, cpu);
+		} else {
+			KUNIT_EXPECT_EQ_MSG(test, t, calculate_normal_threshold(zone),
+					    "zone %s cpu %u", zone->name, cpu);
+			KUNIT_EXPECT_GT_MSG(test, n, 0, "node of %s cpu %u", zone->name, cpu);
+		}
+	}
+}
+
+/*
+ * direct: the CPUs of the set get stat_threshold 0, which CPU hotplug's
+ * and kswapd's threshold writers keep, and fold once at their next exit.
+ */
+static void vmstat_drain_test_direct(struct kunit *test)
+{
+	unsigned int old_policy, cpu, last = cpumask_last(cpu_online_mask);
+	unsigned int first = cpumask_first(cpu_online_mask);
+	cpumask_var_t old_set, set;
+	struct zone *zone;
+
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old_set, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&set, GFP_KERNEL));
+	old_policy = vmstat_drain_word.value;
+	cpumask_copy(old_set, &vmstat_drain_cpus_mask);
+	cpumask_set_cpu(last, set);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	vmstat_test_thresholds(test, last, false);
+
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_DIRECT), 0);
+	for_each_online_cpu(cpu) {
+		KUNIT_EXPECT_EQ(test, expsync_vmstat_drain_owns(cpu), cpu == last);
+		vmstat_test_thresholds(test, cpu, cpu == last);
+	}
+	/* 6): the joiner folds what it held at its next exit, once. */
+	KUNIT_EXPECT_EQ(test, per_cpu(expsync_vmstat_exit_fold, last),
+			EXPSYNC_VMSTAT_EXIT_FOLD_ONCE);
+	expsync_vmstat_threshold_lock();
+	KUNIT_EXPECT_EQ(test, expsync_vmstat_drifting_cpus(), num_online_cpus() - 1);
+	expsync_vmstat_threshold_unlock();
+
+	/* CPU hotplug's and memory hotplug's writer keeps it 0. */
+	refresh_zone_stat_thresholds();
+	vmstat_test_thresholds(test, last, true);
+
+	/* kswapd's writer, on a zone made to look at risk of drift. */
+	for_each_populated_zone(zone) {
+		unsigned long mark = zone->percpu_drift_mark;
+
+		zone->percpu_drift_mark = mark ?: 1;
+		set_pgdat_percpu_threshold(zone->zone_pgdat, calculate_pressure_threshold);
+		KUNIT_EXPECT_EQ(test, per_cpu_ptr(zone->per_cpu_zonestats,
+						  last)->stat_threshold, 0);
+		if (first != last)
+			KUNIT_EXPECT_EQ(test, per_cpu_ptr(zone->per_cpu_zonestats,
+							  first)->stat_threshold,
+					calculate_pressure_threshold(zone));
+		zone->percpu_drift_mark = mark;
+	}
+	refresh_zone_stat_thresholds();
+
+	/* Back to user-return: the normal threshold, a fold at every exit. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_USER_RETURN), 0);
+	vmstat_test_thresholds(test, last, false);
+	KUNIT_EXPECT_EQ(test, per_cpu(expsync_vmstat_exit_fold, last),
+			EXPSYNC_VMSTAT_EXIT_FOLD_ALWAYS);
+
+	/* Leaving the set under direct gives the threshold back, too. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_DIRECT), 0);
+	cpumask_clear(set);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	vmstat_test_thresholds(test, last, false);
+	KUNIT_EXPECT_EQ(test, per_cpu(expsync_vmstat_exit_fold, last), 0);
+
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(old_policy), 0);
+	free_cpumask_var(old_set);
+	free_cpumask_var(set);
+}
+
 static struct kunit_case vmstat_drain_cases[] = {
 	KUNIT_CASE(vmstat_drain_test_transitions),
+	KUNIT_CASE(vmstat_drain_test_direct),
 	{}
 };
 

@@ -11,23 +11,27 @@
 #    before the counting starts until after it ends;
 #  - on CPUs 0 and 1, a process maps, touches, MADV_COLLAPSEs and unmaps
 #    memory and calls membarrier, and leaves regions for khugepaged;
-#  - every 2 s the counters are made exact: kernel.expsync.vmstat_drain_now
-#    on expsync, vm.stat_refresh on CONFIG_EXPSYNC=n (6.12's way);
+#  - every 2 s the counters are made exact: by vm.stat_refresh on
+#    CONFIG_EXPSYNC=n (6.12's way), and on expsync alternately by
+#    vm.stat_refresh and kernel.expsync.vmstat_drain_now;
 #  - on expsync, every 3 s the isolated CPU leaves vmstat_drain_cpus and
 #    joins it again;
 # and perf stat -C counts, on the isolated CPU only, the kernel's own
 # tracepoints: irq_vectors (local timer, call-function, call-function-
 # single, reschedule, irq_work), workqueue_execute_start and timer
-# expiries, while perf record keeps, for the "# who" line, the function
-# of each call-function IPI (csd:csd_function_entry) and work item run.
+# expiries, second by second, while perf record keeps, for the "# who"
+# line, the function of each call-function IPI (csd:csd_function_entry),
+# work item and hrtimer run, and why the tick kept running (tick_stop
+# failures, by dependency).
 # Nothing forks during a window (bash's EPOCHREALTIME times the writes):
 # a fork and exit frees a vmap'd stack, and vmalloc's lazy purge flushes
 # the kernel TLB on every CPU.
 #
 # On CONFIG_EXPSYNC=n the window runs 3 times (its noise); on expsync
-# once for each table_free mode (under vmstat_drain=user-return) and
-# once under vmstat_drain=periodic.  Each window prints a "# ledger"
-# line; make check compares the two boots (tools/expsync/ledger.py):
+# once for each table_free mode (under vmstat_drain=user-return), and
+# once under vmstat_drain=direct and once under periodic.  Each window prints a "# ledger"
+# line (totals), a "# who" line and a "# seconds" line (the per-second
+# counts); make check compares the two boots (tools/expsync/ledger.py):
 # no count of expsync may exceed 6.12's for the same cause.  Here each
 # window must have counted, its loads must have run, and every expsync
 # knob write must have returned within 2.5 s.
@@ -58,7 +62,7 @@ incpus "$(cat /sys/devices/system/cpu/isolated)" "$cpu" || fatal "CPU $cpu is no
 
 if [ -d $sysctl ]; then
 	kernel=expsync
-	configs=("auto user-return" "rcu user-return" "immediate user-return" "auto periodic")
+	configs=("auto user-return" "rcu user-return" "immediate user-return" "auto direct" "auto periodic")
 	saved=()
 	for k in table_free vmstat_drain vmstat_drain_cpus; do saved+=("$k=$(cat $sysctl/$k)"); done
 else
@@ -103,8 +107,9 @@ driver() {
 	while [ ! -e "$tmp/stop" ]; do
 		pause 1
 		i=$((i + 1))
+		# expsync: every other time vm.stat_refresh, 6.12's own way.
 		if [ $((i % 2)) = 0 ]; then
-			if [ $kernel = expsync ]; then
+			if [ $kernel = expsync ] && [ $((i % 4)) = 2 ]; then
 				timed $sysctl/vmstat_drain_now 1
 			else
 				timed /proc/sys/vm/stat_refresh 1
@@ -147,23 +152,30 @@ for c in "${configs[@]}"; do
 	# the spinner's mmap_lock for a moment (CPU 2 idle): let that pass
 	# before the driver starts and the counting begins.
 	perf record -q -C "$cpu" -o "$tmp/rec" -e csd:csd_function_entry \
-		-e workqueue:workqueue_execute_start -- sleep $((window + 3)) 2>/dev/null &
+		-e workqueue:workqueue_execute_start -e timer:hrtimer_expire_entry \
+		-e timer:tick_stop -- sleep $((window + 3)) 2>/dev/null &
 	rpid=$!
 	sleep 2
 	driver &
 	dpid=$!
-	perf stat -C "$cpu" -x, -o "$tmp/perf" "${evargs[@]}" -- sleep "$window" 2>/dev/null
+	# Per second (-I): ledger.py derives the counts' burstiness from it.
+	perf stat -C "$cpu" -I 1000 -x, -o "$tmp/perf" "${evargs[@]}" \
+		-- sleep "$window" 2>/dev/null
 	wait $rpid
 	touch "$tmp/stop"
 	wait $dpid
 	kill -TERM $spid $cpid
 	wait $spid $cpid
 	thp1=$(awk '$1 == "thp_collapse_alloc" { print $2 }' /proc/vmstat)
-	counts="" ok=1
+	counts="" seconds="" ok=1
 	for i in "${!events[@]}"; do
-		v=$(awk -F, -v e="${events[$i]}" '$3 == e { print $1 }' "$tmp/perf")
-		[[ $v =~ ^[0-9]+$ ]] || { ok=0; v=none; }
+		# "time,count,unit,event,...", one line per second and event.
+		s=$(awk -F, -v e="${events[$i]}" '$4 == e { printf "%s%s", n++ ? "," : "", $2 }' \
+			"$tmp/perf")
+		v=$(awk -F, '{ for (i = 1; i <= NF; i++) t += $i } END { print t + 0 }' <<< "$s")
+		[[ $s =~ ^[0-9]+(,[0-9]+)*$ ]] || { ok=0; v=none; s=none; }
 		counts+=" ${causes[$i]}=$v"
+		seconds+=" ${causes[$i]}=$s"
 	done
 	read -r _ rounds < "$tmp/spin"
 	read -r _ collapses _ cfailed _ mbs < "$tmp/churn"
@@ -176,9 +188,12 @@ for c in "${configs[@]}"; do
 	# Who: the functions behind the call-function IPIs and work items.
 	who=$(perf script -i "$tmp/rec" -F event,trace 2>/dev/null |
 		sed -nE 's/.*csd_function_entry: func=([^ ,]+).*/ipi:\1/p;
-			 s/.*workqueue_execute_start: .* function ([^ ]+).*/work:\1/p' |
+			 s/.*workqueue_execute_start: .* function ([^ ]+).*/work:\1/p;
+			 s/.*hrtimer_expire_entry: .* function=([^ ]+).*/hrtimer:\1/p;
+			 s/.*tick_stop: success=0 dependency=([^ ]+).*/tick_kept:\1/p' |
 		sort | uniq -c | sort -rn | awk '{ printf " %s=%s", $2, $1 }')
 	echo "# who $label${who:- none}"
+	echo "# seconds $label$seconds"
 	sort -k3 "$tmp/writes" | awk '{ if ($1 > m[$3]) m[$3] = $1 } END {
 		for (k in m) printf "# slowest write %s: %d ms\n", k, m[k] }'
 	[[ ${rounds:-0} =~ ^[0-9]+$ ]] && [ "${rounds:-0}" -gt 0 ] || ok=0

@@ -51,6 +51,28 @@
  * failed F max_ms M rounds R": every write must succeed, within the
  * bound, without running work on CPU (the caller counts that).
  *
+ * vmstat_isolation migrate CPU SECONDS
+ *
+ * The race of mod_zone_state(): a child changes counters without pause
+ * while the parent moves it between CPU and the other CPU every ~2 ms
+ * (sched_setaffinity() on the child migrates it wherever it was
+ * preempted, in the middle of a counter update too), for SECONDS.  Then
+ * it parks the child on the other CPU, samples CPU's differentials
+ * ("residue"), stops the child, writes vmstat_drain_now and reads what
+ * the drain left.
+ * Prints "moves M rounds R residue D drain_rc E cpus_with_diffs C
+ * sum_mismatches S": E, C and S must be 0 (the counters are exact after
+ * a drain, whatever the race left); D is what was left on CPU, 0 unless
+ * the race hit.
+ *
+ * VMSTAT_DRAIN_FILE (default kernel.expsync.vmstat_drain_now) is what
+ * the modes write to drain, e.g. /proc/sys/vm/stat_refresh.
+ *
+ * VMSTAT_JOIN_POLICY (default user-return) is the policy the join and
+ * flip modes join by; VMSTAT_SAMPLE_ANY=1 makes the first mode sample
+ * at any time, in the child's syscalls too (under direct the CPU holds
+ * no differential at any time).
+ *
  * vmstat_isolation cost CPU N
  *
  * On CPU, times N getppid() calls (nothing to fold) and N rounds of
@@ -77,6 +99,15 @@
 #define POLICY "/proc/sys/kernel/expsync/vmstat_drain"
 #define SET "/proc/sys/kernel/expsync/vmstat_drain_cpus"
 #define DRAIN "/proc/sys/kernel/expsync/vmstat_drain_now"
+#define LAST_DRAIN "/sys/kernel/debug/expsync/vmstat_last_drain"
+
+/* The policy the join and flip modes join by. */
+static const char *join_policy(void)
+{
+	const char *p = getenv("VMSTAT_JOIN_POLICY");
+
+	return p && *p ? p : "user-return";
+}
 
 struct shared {
 	atomic_long seq;	/* even: child spins in user mode */
@@ -163,10 +194,22 @@ struct samples {
  */
 static void sample(struct shared *sh, int cpu, struct samples *got, long min_seq)
 {
+	const char *any = getenv("VMSTAT_SAMPLE_ANY");
 	long seq = atomic_load(&sh->seq), spins;
 	double give_up;
 	int d, again;
 
+	if (any && !strcmp(any, "1")) {		/* any time, no second look */
+		d = diffs_of(cpu);
+		if (d < 0)
+			return;
+		got->n++;
+		got->nonzero += d > 0;
+		if (d > got->max)
+			got->max = d;
+		usleep(1000);
+		return;
+	}
 	if ((seq & 1) || seq < min_seq)
 		return;
 	d = diffs_of(cpu);
@@ -232,8 +275,9 @@ static void spin_child(struct shared *sh, int cpu)
 /* Write 1 to vmstat_drain_now: 0 or the errno; *ms gets the time taken. */
 static int drain(double *ms)
 {
+	const char *path = getenv("VMSTAT_DRAIN_FILE");
 	double t = now();
-	int err = write_file(DRAIN, "1") ? 0 : errno;
+	int err = write_file(path && *path ? path : DRAIN, "1") ? 0 : errno;
 
 	if (ms)
 		*ms = (now() - t) * 1e3;
@@ -274,7 +318,7 @@ static int join_leave(int cpu)
 		usleep(100000);
 		d[0] = diffs_of(cpu);
 	} while (d[0] == 0 && tries < 5);
-	set_knob(POLICY, "user-return");	/* join: no work on cpu */
+	set_knob(POLICY, join_policy());	/* join: no work on cpu */
 	d[1] = diffs_of(cpu);
 	rc[0] = drain(&ms);			/* waits, gives up: EAGAIN */
 	d[2] = diffs_of(cpu);
@@ -324,7 +368,7 @@ static int flip(int cpu, double seconds, long min_samples)
 			set_knob(SET, list);
 		} else {
 			set_knob(SET, list);
-			set_knob(POLICY, "user-return");
+			set_knob(POLICY, join_policy());
 		}
 		/*
 		 * Differentials from before the join are folded at the
@@ -347,6 +391,67 @@ static int flip(int cpu, double seconds, long min_samples)
 	waitpid(pid, NULL, 0);
 	printf("flips %ld samples %ld nonzero %ld max %ld\n", flips, got.n,
 	       got.nonzero, got.max);
+	return 0;
+}
+
+/* Read "KEY N" from the drain probe's debugfs file, or -1. */
+static long last_drain(const char *key)
+{
+	char line[128], k[64];
+	long v, ret = -1;
+	FILE *f = fopen(LAST_DRAIN, "r");
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
+			ret = v;
+	fclose(f);
+	return ret;
+}
+
+static int migrate(int cpu, double seconds)
+{
+	int other = cpu ? 0 : 1, here = cpu, rc, residue;
+	struct shared *sh;
+	long moves = 0;
+	cpu_set_t set;
+	double end;
+	pid_t pid;
+
+	sh = map_shared();
+	pid = fork();
+	if (!pid) {
+		while (!atomic_load(&sh->stop)) {
+			change_counters(16);
+			sh->rounds++;
+		}
+		exit(0);
+	}
+	pin_to_cpu(other);
+	end = now() + seconds;
+	while (now() < end) {
+		here = here == cpu ? other : cpu;
+		CPU_ZERO(&set);
+		CPU_SET(here, &set);
+		if (sched_setaffinity(pid, sizeof(set), &set)) {
+			perror("sched_setaffinity");
+			exit(3);
+		}
+		moves++;
+		usleep(2000);
+	}
+	CPU_ZERO(&set);
+	CPU_SET(other, &set);
+	sched_setaffinity(pid, sizeof(set), &set);
+	usleep(100000);
+	residue = diffs_of(cpu);
+	atomic_store(&sh->stop, 1);
+	waitpid(pid, NULL, 0);
+	rc = drain(NULL);
+	printf("moves %ld rounds %ld residue %d drain_rc %d ", moves, sh->rounds, residue, rc);
+	printf("cpus_with_diffs %ld sum_mismatches %ld\n", last_drain("cpus_with_diffs"),
+	       last_drain("sum_mismatches"));
 	return 0;
 }
 
@@ -422,6 +527,8 @@ int main(int argc, char **argv)
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "drain"))
 		return drain_beside_load(atoi(argv[2]), atol(argv[3]),
 					 argc == 5 && !strcmp(argv[4], "fifo"));
+	if (argc == 4 && !strcmp(argv[1], "migrate"))
+		return migrate(atoi(argv[2]), atof(argv[3]));
 	if (argc == 3 && !strcmp(argv[1], "join"))
 		return join_leave(atoi(argv[2]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "flip"))

@@ -13,6 +13,10 @@
 # to user mode (vmstat_fold_user_return grew); on an isolated CPU no
 # vmstat work item, on one that is not isolated some (6.12's shepherd
 # still visits it, for its pageset duties).
+# direct: CPU 1's stat_threshold is 0 in /proc/zoneinfo, every sample
+# is 0 at any time (in the load's syscalls too), at most the join's one
+# fold on return to user mode, and no vmstat work item on CPU 1, isolated
+# or not (6.12's shepherd would visit it when it is not).
 # periodic (6.12): on an isolated CPU, stale differentials or work items;
 # on a CPU that is not isolated, vmstat_update work items (6.12's
 # shepherd visits it).  Otherwise the test could not tell the policies
@@ -23,7 +27,12 @@
 # ~200 ms under the load (no stale sample once it has returned to user
 # mode in the set; no fold work item on CPU 1).  Last, 20 drains while a
 # SCHED_FIFO load runs on CPU 1 with RT throttling off: each succeeds
-# within the bound, and no fold work runs on CPU 1.
+# within the bound, and no fold work runs on CPU 1.  The join/leave tests
+# then run again, joining by direct.  Last, the race of mod_zone_state():
+# a task moved between CPU 0 and CPU 1 every ~2 ms while it changes
+# counters (under direct): a drain afterwards leaves the counters exact;
+# and vm.stat_refresh beside the SCHED_FIFO load, under direct, runs no
+# work on CPU 1 and returns within the bound.
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync
 seconds=${SECONDS_PER_POLICY:-10}
@@ -66,38 +75,61 @@ restore() {
 	echo "$orig_policy" > $sysctl/vmstat_drain
 }
 trap restore EXIT
-# perf stat -C $cpu counts of vmstat work and of expsync's fold work.
+# perf stat -C $cpu counts of vmstat work, of expsync's fold work and of
+# vm.stat_refresh's work.
 count_work() {
 	local out
 	out=$(mktemp)
 	perf stat -x, -o "$out" -C $cpu \
 		-e workqueue:workqueue_execute_start --filter 'function.function == vmstat_update' \
 		-e workqueue:workqueue_execute_start \
-		--filter 'function.function == expsync_vmstat_fold_work' -- "$@" > "$out.load"
+		--filter 'function.function == expsync_vmstat_fold_work' \
+		-e workqueue:workqueue_execute_start \
+		--filter 'function.function == refresh_vm_stats' -- "$@" > "$out.load"
 	work=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | head -1)
 	folds=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | sed -n 2p)
+	refreshes=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | sed -n 3p)
 	load=$(cat "$out.load")
 	rm -f "$out" "$out.load"
 }
-echo "1..5"
+# CPU $1's "vm stats threshold" in every zone of /proc/zoneinfo.
+thresholds_of() {
+	awk -v c="$1" '/^Node/ { z = $4 } $1 == "cpu:" { cpu = $2 }
+		/vm stats threshold:/ && cpu == c { printf "%s%s=%s", n++ ? " " : "", z, $4 }' \
+		/proc/zoneinfo
+}
+echo "1..$([ -n "${VMSTAT_POLICIES_ONLY:-}" ] && echo 3 || echo 10)"
 fail=0 n=0
-for policy in user-return periodic; do
+for policy in user-return direct periodic; do
 	n=$((n + 1))
 	echo "$policy" > $sysctl/vmstat_drain
 	echo "$cpu" > $sysctl/vmstat_drain_cpus
 	ur0=$(stat_of vmstat_fold_user_return)
 	out=$(mktemp)
+	any=; [ "$policy" = direct ] && any=1
+	thr=$(thresholds_of $cpu) thr0=$(thresholds_of $((cpu ? 0 : 1)))
 	perf stat -x, -o "$out" -C $cpu -e workqueue:workqueue_execute_start \
 		--filter 'function.function == vmstat_update' -- \
-		"$here/vmstat_isolation" $cpu "$seconds" 60 > "$out.load" 2>/dev/null
+		env VMSTAT_SAMPLE_ANY=$any "$here/vmstat_isolation" $cpu "$seconds" 60 \
+		> "$out.load" 2>/dev/null
 	work=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out")
 	read -r _ samples _ nonzero _ max _ rounds < "$out.load"
 	rm -f "$out" "$out.load"
 	ur=$(( $(stat_of vmstat_fold_user_return) - ur0 ))
 	echo "# vmstat_drain=$policy, ${seconds}s on CPU $cpu: $rounds rounds," \
 		"vmstat_update on CPU $cpu: ${work:-?}, samples $samples," \
-		"with stale diffs ${nonzero:-?} (max ${max:-?}), folds on return to user $ur"
-	if [ "$policy" = user-return ] && [ $isolated = 1 ]; then
+		"with stale diffs ${nonzero:-?} (max ${max:-?}), folds on return to user $ur;" \
+		"stat_threshold of CPU $cpu: ${thr:-?}, of the other CPU: ${thr0:-?}"
+	if [ "$policy" = direct ]; then
+		# Every zone's threshold is 0 on CPU 1, none on the other CPU.
+		zero=$(tr ' ' '\n' <<< "$thr" | grep -cv '=0$')
+		zero0=$(tr ' ' '\n' <<< "$thr0" | grep -c '=0$')
+		ok=$([ -n "$thr" ] && [ "$zero" = 0 ] && [ "$zero0" = 0 ] &&
+			[ "${work:-1}" = 0 ] && [ "${samples:-0}" -ge 50 ] &&
+			[ "${nonzero:-1}" = 0 ] && [ "$ur" -le 2 ] && echo 1)
+		what="stat_threshold 0 on CPU $cpu only, no differential at any time,"
+		what+=" no vmstat work on CPU $cpu, at most the join's fold on return to user"
+	elif [ "$policy" = user-return ] && [ $isolated = 1 ]; then
 		ok=$([ "${work:-1}" = 0 ] && [ "${samples:-0}" -ge 50 ] &&
 			[ "${nonzero:-1}" = 0 ] && [ "$ur" -gt 0 ] && echo 1)
 		what="no vmstat work on CPU $cpu, counters exact in user mode,"
@@ -123,45 +155,60 @@ for policy in user-return periodic; do
 	fi
 done
 
-# 3: join and leave while CPU 1 only spins in user mode.  6.12 would
-# leave its differentials: make sure the shepherd does not come either
-# (its last 1 s round passes during the sleep).  The drain finds CPU 1
-# folded (an interrupt took it through the kernel: always so when it
-# has a tick) or gives up with EAGAIN (11) within its 1 s bound, the
-# differentials still there: it must not interrupt CPU 1 to fold them.
-echo 60 > /proc/sys/vm/stat_interval
-sleep 2.5
-count_work "$here/vmstat_isolation" join $cpu
-echo "$orig_interval" > /proc/sys/vm/stat_interval
-read -r _ before _ joined _ drc _ dms _ drained _ poked _ drc2 _ left _ in_user _ tries <<< "$load"
-echo "# join/leave while CPU $cpu spins in user mode: diffs before ${before:-?}," \
-	"after join ${joined:-?}; drain ${drc:-?} in ${dms:-?} ms leaves ${drained:-?};" \
-	"after one syscall ${poked:-?}, drain ${drc2:-?}; after leave ${left:-?};" \
-	"fold work items on CPU $cpu ${folds:-?}, vmstat_update ${work:-?}; children ${tries:-?}"
-first=0
-{ [ "$drc" = 0 ] && [ "$drained" = 0 ]; } ||
-	{ [ "$drc" = 11 ] && [ "${drained:-0}" -gt 0 ] && [ "${dms:-9999}" -le 2500 ]; } && first=1
-if [ "${before:-0}" -gt 0 ] && [ $first = 1 ] && [ "$poked" = 0 ] && [ "$drc2" = 0 ] &&
-   [ "$left" = 0 ] && [ "$in_user" = 1 ] && [ "$folds" = 0 ] && [ "$work" = 0 ]; then
-	echo "ok 3 join, drain, leave in user mode: no work on the CPU, exact after a syscall"
-else
-	echo "not ok 3 join, drain, leave in user mode: no work on the CPU, exact after a syscall"
-	fail=1
+# make run's evaluation wants the per-policy figures only.
+if [ -n "${VMSTAT_POLICIES_ONLY:-}" ]; then
+	echo "# tests 4-9 not run: VMSTAT_POLICIES_ONLY is set (make run)"
+	exit $fail
 fi
 
-# 4: join and leave every ~200 ms under the load.
-count_work "$here/vmstat_isolation" flip $cpu "$seconds" 60
-read -r _ flips _ samples _ nonzero _ max <<< "$load"
-echo "# join/leave every ~200 ms for ${seconds}s under load: $flips flips," \
-	"samples in the set ${samples:-?}, with stale diffs ${nonzero:-?} (max ${max:-?})," \
-	"fold work items on CPU $cpu ${folds:-?}"
-if [ "${flips:-0}" -ge 5 ] && [ "${samples:-0}" -ge 50 ] && [ "$nonzero" = 0 ] &&
-   [ "$folds" = 0 ]; then
-	echo "ok 4 join and leave under load: counters exact in the set, no fold work"
-else
-	echo "not ok 4 join and leave under load: counters exact in the set, no fold work"
-	fail=1
-fi
+# join_test N POLICY: join (by POLICY) and leave while CPU 1 only spins
+# in user mode.  6.12 would leave its differentials: make sure the
+# shepherd does not come either (its last 1 s round passes during the
+# sleep).  The drain finds CPU 1 folded (an interrupt took it through the
+# kernel: always so when it has a tick) or gives up with EAGAIN (11)
+# within its 1 s bound, the differentials still there: it must not
+# interrupt CPU 1 to fold them.  Under direct the join asks CPU 1 for a
+# fold at its next return to user mode, which the poke provides.
+join_test() {
+	echo 60 > /proc/sys/vm/stat_interval
+	sleep 2.5
+	count_work env VMSTAT_JOIN_POLICY="$2" "$here/vmstat_isolation" join $cpu
+	echo "$orig_interval" > /proc/sys/vm/stat_interval
+	read -r _ before _ joined _ drc _ dms _ drained _ poked _ drc2 _ left _ in_user _ tries <<< "$load"
+	echo "# join by $2/leave while CPU $cpu spins in user mode: diffs before ${before:-?}," \
+		"after join ${joined:-?}; drain ${drc:-?} in ${dms:-?} ms leaves ${drained:-?};" \
+		"after one syscall ${poked:-?}, drain ${drc2:-?}; after leave ${left:-?};" \
+		"fold work items on CPU $cpu ${folds:-?}, vmstat_update ${work:-?}; children ${tries:-?}"
+	first=0
+	{ [ "$drc" = 0 ] && [ "$drained" = 0 ]; } ||
+		{ [ "$drc" = 11 ] && [ "${drained:-0}" -gt 0 ] && [ "${dms:-9999}" -le 2500 ]; } && first=1
+	if [ "${before:-0}" -gt 0 ] && [ $first = 1 ] && [ "$poked" = 0 ] && [ "$drc2" = 0 ] &&
+	   [ "$left" = 0 ] && [ "$in_user" = 1 ] && [ "$folds" = 0 ] && [ "$work" = 0 ]; then
+		echo "ok $1 join by $2, drain, leave in user mode: no work on the CPU, exact after a syscall"
+	else
+		echo "not ok $1 join by $2, drain, leave in user mode: no work on the CPU, exact after a syscall"
+		fail=1
+	fi
+}
+
+# flip_test N POLICY: join (by POLICY) and leave every ~200 ms under the load.
+flip_test() {
+	count_work env VMSTAT_JOIN_POLICY="$2" "$here/vmstat_isolation" flip $cpu "$seconds" 60
+	read -r _ flips _ samples _ nonzero _ max <<< "$load"
+	echo "# join by $2/leave every ~200 ms for ${seconds}s under load: $flips flips," \
+		"samples in the set ${samples:-?}, with stale diffs ${nonzero:-?} (max ${max:-?})," \
+		"fold work items on CPU $cpu ${folds:-?}"
+	if [ "${flips:-0}" -ge 5 ] && [ "${samples:-0}" -ge 50 ] && [ "$nonzero" = 0 ] &&
+	   [ "$folds" = 0 ]; then
+		echo "ok $1 join by $2 and leave under load: counters exact in the set, no fold work"
+	else
+		echo "not ok $1 join by $2 and leave under load: counters exact in the set, no fold work"
+		fail=1
+	fi
+}
+
+join_test 4 user-return
+flip_test 5 user-return
 
 # 5: drains while a SCHED_FIFO load, RT throttling off, runs on CPU 1:
 # none waits without bound, none runs work on CPU 1, all succeed (the
@@ -178,9 +225,48 @@ echo "# 20 drains, SCHED_FIFO load on CPU $cpu: ${drains:-?} done, ${dfailed:-?}
 # vmstat_update: none on an isolated CPU; the shepherd's, on one that is not.
 if [ "$drains" = 20 ] && [ "$dfailed" = 0 ] && [ "${dmax:-9999}" -le 2500 ] &&
    [ "${drounds:-0}" -gt 0 ] && [ "$folds" = 0 ] && { [ "$work" = 0 ] || [ $isolated = 0 ]; }; then
-	echo "ok 5 drains beside a SCHED_FIFO load: bounded, exact, no work on CPU $cpu"
+	echo "ok 6 drains beside a SCHED_FIFO load: bounded, exact, no work on CPU $cpu"
 else
-	echo "not ok 5 drains beside a SCHED_FIFO load: bounded, exact, no work on CPU $cpu"
+	echo "not ok 6 drains beside a SCHED_FIFO load: bounded, exact, no work on CPU $cpu"
+	fail=1
+fi
+
+join_test 7 direct
+flip_test 8 direct
+
+# 9: the race of mod_zone_state() under direct: whatever a task moved
+# mid-update leaves on CPU 1, a drain afterwards leaves the counters
+# exact (the drain probe's check, right after the folds).
+echo direct > $sysctl/vmstat_drain
+echo "$cpu" > $sysctl/vmstat_drain_cpus
+load=$("$here/vmstat_isolation" migrate $cpu "$seconds")
+read -r _ moves _ mrounds _ residue _ mrc _ mdiffs _ mbad <<< "$load"
+echo "# direct, a task moved between CPUs every ~2 ms for ${seconds}s: ${moves:-?} moves," \
+	"${mrounds:-?} rounds; left on CPU $cpu ${residue:-?}; drain ${mrc:-?}, then CPUs" \
+	"with diffs ${mdiffs:-?}, sum mismatches ${mbad:-?}"
+if [ "${moves:-0}" -ge 100 ] && [ "${mrounds:-0}" -gt 0 ] && [ "$mrc" = 0 ] &&
+   [ "$mdiffs" = 0 ] && [ "$mbad" = 0 ]; then
+	echo "ok 9 direct, a task moved mid-update: counters exact after a drain"
+else
+	echo "not ok 9 direct, a task moved mid-update: counters exact after a drain"
+	fail=1
+fi
+
+# 10: vm.stat_refresh beside the SCHED_FIFO load, under direct: it spares
+# CPU 1 (6.12 runs refresh_vm_stats there and waits for it), and each
+# write succeeds within the bound.
+echo -1 > /proc/sys/kernel/sched_rt_runtime_us
+count_work env VMSTAT_DRAIN_FILE=/proc/sys/vm/stat_refresh "$here/vmstat_isolation" drain $cpu 20 fifo
+echo "$orig_rt" > /proc/sys/kernel/sched_rt_runtime_us
+read -r _ drains _ dfailed _ dmax _ drounds <<< "$load"
+echo "# 20 vm.stat_refresh, direct, SCHED_FIFO load on CPU $cpu: ${drains:-?} done," \
+	"${dfailed:-?} failed, slowest ${dmax:-?} ms, ${drounds:-?} load rounds; on CPU $cpu" \
+	"refresh_vm_stats ${refreshes:-?}, fold work ${folds:-?}, vmstat_update ${work:-?}"
+if [ "$drains" = 20 ] && [ "$dfailed" = 0 ] && [ "${dmax:-9999}" -le 2500 ] &&
+   [ "${drounds:-0}" -gt 0 ] && [ "$refreshes" = 0 ] && [ "$folds" = 0 ] && [ "$work" = 0 ]; then
+	echo "ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: bounded, no work on CPU $cpu"
+else
+	echo "not ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: bounded, no work on CPU $cpu"
 	fail=1
 fi
 exit $fail
