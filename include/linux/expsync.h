@@ -208,6 +208,17 @@ static __always_inline bool expsync_vmstat_drain_owns(int cpu)
 }
 
 /**
+ * expsync_vmstat_is_direct() - is @cpu a CPU of the set under direct?
+ * @cpu: the CPU
+ *
+ * Return: true when @cpu's stat_threshold is kept 0.
+ */
+static inline bool expsync_vmstat_is_direct(int cpu)
+{
+	return READ_ONCE(per_cpu(expsync_vmstat_direct_cpu, cpu));
+}
+
+/**
  * expsync_vmstat_threshold() - the stat_threshold @cpu may use
  * @cpu: the CPU
  * @threshold: what vmstat computed for it
@@ -221,7 +232,7 @@ static __always_inline bool expsync_vmstat_drain_owns(int cpu)
  */
 static inline int expsync_vmstat_threshold(int cpu, int threshold)
 {
-	return READ_ONCE(per_cpu(expsync_vmstat_direct_cpu, cpu)) ? 0 : threshold;
+	return expsync_vmstat_is_direct(cpu) ? 0 : threshold;
 }
 
 /**
@@ -241,6 +252,7 @@ static __always_inline void expsync_vmstat_user_return(void)
 }
 #else
 static inline bool expsync_vmstat_drain_owns(int cpu) { return false; }
+static inline bool expsync_vmstat_is_direct(int cpu) { return false; }
 static inline int expsync_vmstat_threshold(int cpu, int threshold) { return threshold; }
 static inline unsigned int expsync_vmstat_drifting_cpus(void) { return num_online_cpus(); }
 static inline bool expsync_vmstat_refresh(int *err) { return false; }

@@ -19,7 +19,7 @@
 # and perf stat -C counts, on the isolated CPU only, the kernel's own
 # tracepoints: irq_vectors (local timer, call-function, call-function-
 # single, reschedule, irq_work), workqueue_execute_start and timer
-# expiries, second by second, while perf record keeps, for the "# who"
+# expiries, while perf record keeps, for the "# who"
 # line, the function of each call-function IPI (csd:csd_function_entry),
 # work item and hrtimer run, and why the tick kept running (tick_stop
 # failures, by dependency).
@@ -29,9 +29,9 @@
 #
 # On CONFIG_EXPSYNC=n the window runs 3 times (its noise); on expsync
 # once for each table_free mode (under vmstat_drain=user-return), and
-# once under vmstat_drain=direct and once under periodic.  Each window prints a "# ledger"
-# line (totals), a "# who" line and a "# seconds" line (the per-second
-# counts); make check compares the two boots (tools/expsync/ledger.py):
+# once under vmstat_drain=direct and once under periodic.  Each window
+# prints a "# ledger" line (the counts) and a "# who" line; make check
+# compares the two boots (tools/expsync/ledger.py):
 # no count of expsync may exceed 6.12's for the same cause.  Here each
 # window must have counted, its loads must have run, and every expsync
 # knob write must have returned within 2.5 s.
@@ -158,24 +158,20 @@ for c in "${configs[@]}"; do
 	sleep 2
 	driver &
 	dpid=$!
-	# Per second (-I): ledger.py derives the counts' burstiness from it.
-	perf stat -C "$cpu" -I 1000 -x, -o "$tmp/perf" "${evargs[@]}" \
-		-- sleep "$window" 2>/dev/null
+	# One count per window: perf stat -I would read the counters with
+	# an IPI to the isolated CPU every interval (__perf_event_read).
+	perf stat -C "$cpu" -x, -o "$tmp/perf" "${evargs[@]}" -- sleep "$window" 2>/dev/null
 	wait $rpid
 	touch "$tmp/stop"
 	wait $dpid
 	kill -TERM $spid $cpid
 	wait $spid $cpid
 	thp1=$(awk '$1 == "thp_collapse_alloc" { print $2 }' /proc/vmstat)
-	counts="" seconds="" ok=1
+	counts="" ok=1
 	for i in "${!events[@]}"; do
-		# "time,count,unit,event,...", one line per second and event.
-		s=$(awk -F, -v e="${events[$i]}" '$4 == e { printf "%s%s", n++ ? "," : "", $2 }' \
-			"$tmp/perf")
-		v=$(awk -F, '{ for (i = 1; i <= NF; i++) t += $i } END { print t + 0 }' <<< "$s")
-		[[ $s =~ ^[0-9]+(,[0-9]+)*$ ]] || { ok=0; v=none; s=none; }
+		v=$(awk -F, -v e="${events[$i]}" '$3 == e { print $1 }' "$tmp/perf")
+		[[ $v =~ ^[0-9]+$ ]] || { ok=0; v=none; }
 		counts+=" ${causes[$i]}=$v"
-		seconds+=" ${causes[$i]}=$s"
 	done
 	read -r _ rounds < "$tmp/spin"
 	read -r _ collapses _ cfailed _ mbs < "$tmp/churn"
@@ -193,7 +189,6 @@ for c in "${configs[@]}"; do
 			 s/.*tick_stop: success=0 dependency=([^ ]+).*/tick_kept:\1/p' |
 		sort | uniq -c | sort -rn | awk '{ printf " %s=%s", $2, $1 }')
 	echo "# who $label${who:- none}"
-	echo "# seconds $label$seconds"
 	sort -k3 "$tmp/writes" | awk '{ if ($1 > m[$3]) m[$3] = $1 } END {
 		for (k in m) printf "# slowest write %s: %d ms\n", k, m[k] }'
 	[[ ${rounds:-0} =~ ^[0-9]+$ ]] && [ "${rounds:-0}" -gt 0 ] || ok=0
