@@ -394,12 +394,21 @@ fi
 
 # --- The vmstat counter fast path is not touched ------------------------------
 if want fastpath; then
-	step "fastpath: vmstat counter functions"
+	step "fastpath: vmstat counter functions, source and machine code"
 	count_from fastpath
+	# The machine code against the CONFIG_EXPSYNC=n kernel of the same
+	# config (up to date already when the noexpsync section ran).
+	vml=()
+	if make -s kernel CONFIG=noexpsync > "$out/build-noexpsync-fastpath.log" 2>&1; then
+		vml=(build/obj-noexpsync/vmlinux "$kobj/vmlinux")
+	else
+		result FAIL "build: CONFIG_EXPSYNC=n, for the machine code" \
+			"$out/build-noexpsync-fastpath.log"
+	fi
 	while IFS='|' read -r st name detail; do
 		result "$st" "$name" "$detail"
-	done < <(tools/expsync/fastpath-check.sh build/linux 2>&1 | tee "$out/fastpath.log" |
-		 grep -E '^(PASS|FAIL|SKIP)\|')
+	done < <(tools/expsync/fastpath-check.sh build/linux "${vml[@]}" 2>&1 |
+		 tee "$out/fastpath.log" | grep -E '^(PASS|FAIL|SKIP)\|')
 	no_results fastpath "$out/fastpath.log"
 fi
 
