@@ -62,7 +62,8 @@ incpus "$(cat /sys/devices/system/cpu/isolated)" "$cpu" || fatal "CPU $cpu is no
 
 if [ -d $sysctl ]; then
 	kernel=expsync
-	configs=("auto user-return" "rcu user-return" "immediate user-return" "auto direct" "auto periodic")
+	configs=("auto user-return" "rcu user-return" "immediate user-return" "auto direct"
+		 "auto periodic")
 	saved=()
 	for k in table_free vmstat_drain vmstat_drain_cpus; do saved+=("$k=$(cat $sysctl/$k)"); done
 else

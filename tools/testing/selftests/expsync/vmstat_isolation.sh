@@ -86,9 +86,9 @@ count_work() {
 		--filter 'function.function == expsync_vmstat_fold_work' \
 		-e workqueue:workqueue_execute_start \
 		--filter 'function.function == refresh_vm_stats' -- "$@" > "$out.load"
-	work=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | head -1)
-	folds=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | sed -n 2p)
-	refreshes=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out" | sed -n 3p)
+	local n
+	n=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out")
+	work=$(sed -n 1p <<< "$n") folds=$(sed -n 2p <<< "$n") refreshes=$(sed -n 3p <<< "$n")
 	load=$(cat "$out.load")
 	rm -f "$out" "$out.load"
 }
@@ -174,19 +174,23 @@ join_test() {
 	sleep 2.5
 	count_work env VMSTAT_JOIN_POLICY="$2" "$here/vmstat_isolation" join $cpu
 	echo "$orig_interval" > /proc/sys/vm/stat_interval
-	read -r _ before _ joined _ drc _ dms _ drained _ poked _ drc2 _ left _ in_user _ tries <<< "$load"
+	read -r _ before _ joined _ drc _ dms _ drained _ poked _ drc2 _ left _ in_user _ tries \
+		<<< "$load"
 	echo "# join by $2/leave while CPU $cpu spins in user mode: diffs before ${before:-?}," \
 		"after join ${joined:-?}; drain ${drc:-?} in ${dms:-?} ms leaves ${drained:-?};" \
 		"after one syscall ${poked:-?}, drain ${drc2:-?}; after leave ${left:-?};" \
-		"fold work items on CPU $cpu ${folds:-?}, vmstat_update ${work:-?}; children ${tries:-?}"
+		"fold work items on CPU $cpu ${folds:-?}, vmstat_update ${work:-?};" \
+		"children ${tries:-?}"
+	what="no work on the CPU, exact after a syscall"
 	first=0
 	{ [ "$drc" = 0 ] && [ "$drained" = 0 ]; } ||
-		{ [ "$drc" = 11 ] && [ "${drained:-0}" -gt 0 ] && [ "${dms:-9999}" -le 2500 ]; } && first=1
+		{ [ "$drc" = 11 ] && [ "${drained:-0}" -gt 0 ] && [ "${dms:-9999}" -le 2500 ]; } &&
+		first=1
 	if [ "${before:-0}" -gt 0 ] && [ $first = 1 ] && [ "$poked" = 0 ] && [ "$drc2" = 0 ] &&
 	   [ "$left" = 0 ] && [ "$in_user" = 1 ] && [ "$folds" = 0 ] && [ "$work" = 0 ]; then
-		echo "ok $1 join by $2, drain, leave in user mode: no work on the CPU, exact after a syscall"
+		echo "ok $1 join by $2, drain, leave in user mode: $what"
 	else
-		echo "not ok $1 join by $2, drain, leave in user mode: no work on the CPU, exact after a syscall"
+		echo "not ok $1 join by $2, drain, leave in user mode: $what"
 		fail=1
 	fi
 }
@@ -196,13 +200,15 @@ flip_test() {
 	count_work env VMSTAT_JOIN_POLICY="$2" "$here/vmstat_isolation" flip $cpu "$seconds" 60
 	read -r _ flips _ samples _ nonzero _ max <<< "$load"
 	echo "# join by $2/leave every ~200 ms for ${seconds}s under load: $flips flips," \
-		"samples in the set ${samples:-?}, with stale diffs ${nonzero:-?} (max ${max:-?})," \
+		"samples in the set ${samples:-?}, with stale diffs ${nonzero:-?}" \
+		"(max ${max:-?}),"
 		"fold work items on CPU $cpu ${folds:-?}"
+	what="counters exact in the set, no fold work"
 	if [ "${flips:-0}" -ge 5 ] && [ "${samples:-0}" -ge 50 ] && [ "$nonzero" = 0 ] &&
 	   [ "$folds" = 0 ]; then
-		echo "ok $1 join by $2 and leave under load: counters exact in the set, no fold work"
+		echo "ok $1 join by $2 and leave under load: $what"
 	else
-		echo "not ok $1 join by $2 and leave under load: counters exact in the set, no fold work"
+		echo "not ok $1 join by $2 and leave under load: $what"
 		fail=1
 	fi
 }
@@ -252,11 +258,13 @@ else
 	fail=1
 fi
 
+what="bounded, no work on CPU $cpu"
 # 10: vm.stat_refresh beside the SCHED_FIFO load, under direct: it spares
 # CPU 1 (6.12 runs refresh_vm_stats there and waits for it), and each
 # write succeeds within the bound.
 echo -1 > /proc/sys/kernel/sched_rt_runtime_us
-count_work env VMSTAT_DRAIN_FILE=/proc/sys/vm/stat_refresh "$here/vmstat_isolation" drain $cpu 20 fifo
+count_work env VMSTAT_DRAIN_FILE=/proc/sys/vm/stat_refresh \
+	"$here/vmstat_isolation" drain $cpu 20 fifo
 echo "$orig_rt" > /proc/sys/kernel/sched_rt_runtime_us
 read -r _ drains _ dfailed _ dmax _ drounds <<< "$load"
 echo "# 20 vm.stat_refresh, direct, SCHED_FIFO load on CPU $cpu: ${drains:-?} done," \
@@ -264,9 +272,9 @@ echo "# 20 vm.stat_refresh, direct, SCHED_FIFO load on CPU $cpu: ${drains:-?} do
 	"refresh_vm_stats ${refreshes:-?}, fold work ${folds:-?}, vmstat_update ${work:-?}"
 if [ "$drains" = 20 ] && [ "$dfailed" = 0 ] && [ "${dmax:-9999}" -le 2500 ] &&
    [ "${drounds:-0}" -gt 0 ] && [ "$refreshes" = 0 ] && [ "$folds" = 0 ] && [ "$work" = 0 ]; then
-	echo "ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: bounded, no work on CPU $cpu"
+	echo "ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: $what"
 else
-	echo "not ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: bounded, no work on CPU $cpu"
+	echo "not ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: $what"
 	fail=1
 fi
 exit $fail
