@@ -49,12 +49,12 @@ static inline bool write_file(const char *path, const char *val)
 	return ok;
 }
 
-/* The value of counter @name in the expsync stats file, or -1. */
-static inline long expsync_stat(const char *name)
+/* The value of "@name N" in the file at @path, or -1. */
+static inline long expsync_file_value(const char *path, const char *name)
 {
 	char line[128], key[64];
 	long val, ret = -1;
-	FILE *f = fopen(EXPSYNC_STATS, "r");
+	FILE *f = fopen(path, "r");
 
 	if (!f)
 		return -1;
@@ -63,6 +63,12 @@ static inline long expsync_stat(const char *name)
 			ret = val;
 	fclose(f);
 	return ret;
+}
+
+/* The value of counter @name in the expsync stats file, or -1. */
+static inline long expsync_stat(const char *name)
+{
+	return expsync_file_value(EXPSYNC_STATS, name);
 }
 
 /* Pin the calling thread to @cpu, or exit. */

@@ -181,6 +181,16 @@ struct samples {
 	long n, nonzero, max;
 };
 
+/* Count one sample of @d non-zero differentials, then pause 1 ms. */
+static void record(struct samples *got, int d)
+{
+	got->n++;
+	got->nonzero += d > 0;
+	if (d > got->max)
+		got->max = d;
+	usleep(1000);
+}
+
 /*
  * One sample of @cpu's differentials, taken only if the child stayed in
  * user mode, apart from interrupts, all along (same even sequence
@@ -201,13 +211,8 @@ static void sample(struct shared *sh, int cpu, struct samples *got, long min_seq
 
 	if (any && !strcmp(any, "1")) {		/* any time, no second look */
 		d = diffs_of(cpu);
-		if (d < 0)
-			return;
-		got->n++;
-		got->nonzero += d > 0;
-		if (d > got->max)
-			got->max = d;
-		usleep(1000);
+		if (d >= 0)
+			record(got, d);
 		return;
 	}
 	if ((seq & 1) || seq < min_seq)
@@ -223,11 +228,7 @@ static void sample(struct shared *sh, int cpu, struct samples *got, long min_seq
 	}
 	if (atomic_load(&sh->seq) != seq || d < 0)
 		return;
-	got->n++;
-	got->nonzero += d > 0;
-	if (d > got->max)
-		got->max = d;
-	usleep(1000);
+	record(got, d);
 }
 
 /* The page shared with the child, or exit. */
@@ -394,22 +395,6 @@ static int flip(int cpu, double seconds, long min_samples)
 	return 0;
 }
 
-/* Read "KEY N" from the drain probe's debugfs file, or -1. */
-static long last_drain(const char *key)
-{
-	char line[128], k[64];
-	long v, ret = -1;
-	FILE *f = fopen(LAST_DRAIN, "r");
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		if (sscanf(line, "%63s %ld", k, &v) == 2 && !strcmp(k, key))
-			ret = v;
-	fclose(f);
-	return ret;
-}
-
 static int migrate(int cpu, double seconds)
 {
 	int other = cpu ? 0 : 1, here = cpu, rc, residue;
@@ -450,8 +435,9 @@ static int migrate(int cpu, double seconds)
 	waitpid(pid, NULL, 0);
 	rc = drain(NULL);
 	printf("moves %ld rounds %ld residue %d drain_rc %d ", moves, sh->rounds, residue, rc);
-	printf("cpus_with_diffs %ld sum_mismatches %ld\n", last_drain("cpus_with_diffs"),
-	       last_drain("sum_mismatches"));
+	printf("cpus_with_diffs %ld sum_mismatches %ld\n",
+	       expsync_file_value(LAST_DRAIN, "cpus_with_diffs"),
+	       expsync_file_value(LAST_DRAIN, "sum_mismatches"));
 	return 0;
 }
 
