@@ -16,6 +16,9 @@ KIMAGE		= $(OBJ)/arch/x86/boot/bzImage
 # Which fragments of configs/ make up each kernel.
 FRAGS_test	:= base test
 FRAGS_bench	:= base bench
+# The bench kernel without expsync: 6.12 (with the series' first patch, the
+# -ENOMEM fix) for make run's side-by-side figures.
+FRAGS_bench-612	:= base bench noexpsync
 FRAGS_noexpsync	:= base test noexpsync
 FRAGS_kasan	:= base test kasan
 FRAGS_rt	:= base test rt
@@ -31,12 +34,13 @@ export CCACHE_NOHASHDIR	:= 1
 export CCACHE_MAXSIZE	?= 25G
 KMAKE		= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS) -s
 
-.PHONY: all deps tree config kernel vm check check-full mutants run bench selftests \
+.PHONY: all deps tree config kernel vm check check-full mutants run bench compare selftests \
 	clean distclean export-patches patches help
 all: kernel
 
 help:
-	@echo "make run      build the bench kernel, boot it, print the evaluation"
+	@echo "make run [QUICK=1]   expsync against 6.12 (CONFIG_EXPSYNC=n), report in build/report/"
+	@echo "make compare A=dir B=dir   two make run reports (results.json) side by side"
 	@echo "make check [ONLY='section ...']   build the test kernel and run the tests"
 	@echo "make check-full   make check, then the KASAN kernel runs the stress sections"
 	@echo "make mutants [MUTANTS='NN ...']  check that the tests catch each breakage"
@@ -95,8 +99,15 @@ check-full:
 mutants:
 	MUTANTS="$(MUTANTS)" tools/expsync/mutants.sh
 
-run:
-	tools/expsync/run.sh
+# QUICK=1: fewer and shorter runs, a first look.  NO_PERF=1: perf made
+# unrunnable in the guests (make run must fail and say so).
+run: deps
+	QUICK="$(QUICK)" NO_PERF="$(NO_PERF)" EVAL_ONLY="$(EVAL_ONLY)" tools/expsync/run.sh
+
+# Two make run reports side by side: make compare A=dir B=dir.
+compare:
+	@test -n "$(A)" -a -n "$(B)" || { echo "usage: make compare A=dir B=dir" >&2; exit 2; }
+	python3 tools/expsync/report.py compare "$(A)" "$(B)"
 
 bench: run
 

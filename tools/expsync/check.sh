@@ -15,7 +15,7 @@ set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
 cd "$top"
-SECTIONS="harness static series kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync ledger rt fastpath"
+SECTIONS="harness static series kunit membarrier sysctl table_free rseq vmstat stress matrix noexpsync ledger rt fastpath report"
 only=${ONLY:-$SECTIONS}
 for s in $only; do
 	[[ " $SECTIONS " == *" $s "* ]] ||
@@ -410,6 +410,18 @@ if want fastpath; then
 	done < <(tools/expsync/fastpath-check.sh build/linux "${vml[@]}" 2>&1 |
 		 tee "$out/fastpath.log" | grep -E '^(PASS|FAIL|SKIP)\|')
 	no_results fastpath "$out/fastpath.log"
+fi
+
+# make run's report generator on made-up logs: a missing figure, a guest
+# without perf and a failed claim must fail it (tools/expsync/report-test.sh).
+if want report; then
+	step "report: make run's report generator"
+	count_from report
+	while IFS='|' read -r st name detail; do
+		result "$st" "$name" "$detail"
+	done < <(tools/expsync/report-test.sh 2>&1 | tee "$out/report.log" |
+		 grep -E '^(PASS|FAIL|SKIP)\|')
+	no_results report "$out/report.log"
 fi
 
 finish

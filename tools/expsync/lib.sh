@@ -40,3 +40,19 @@ result() {
 	esac
 	printf '%-4s  %s%s\n' "$1" "$2" "${3:+  ($3)}"
 }
+
+# The evaluation's raw records (make run, tools/expsync/report.py): one
+# line "@R FIGURE VARIANT VALUE" per run of a measure.  VARIANT is the
+# policy measured, or "6.12" on the CONFIG_EXPSYNC=n kernel.
+record() {
+	case "$3" in
+	'' | *[!0-9.e+-]*) echo "  (no value for $1 $2: '$3')" >&2; return 1 ;;
+	esac
+	echo "@R $1 $2 $3"
+}
+
+# True on the expsync kernel, false on the CONFIG_EXPSYNC=n one (6.12).
+expsync_kernel() { [ -d /proc/sys/kernel/expsync ]; }
+
+# Runs per measure: 5 (make run), 3 with QUICK=1 (a first look).
+eval_reps() { [ -n "${QUICK:-}" ] && echo 3 || echo 5; }

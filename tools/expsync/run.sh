@@ -1,32 +1,92 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make run: build the bench kernel, boot it and print the evaluation
-# report, also written to build/report/report.txt.
+# make run [QUICK=1]: expsync against 6.12, side by side, in one run.
+#
+# Builds (or reuses) the bench kernel and the same configuration with
+# CONFIG_EXPSYNC=n (build/obj-bench-612: 6.12, plus the series' first
+# patch, the membarrier -ENOMEM fix), then, on each kernel:
+#  - the evaluation (tools/expsync/eval/*.sh) in a guest with 4 vCPUs,
+#    CPU 3 nohz_full and isolated, under -icount shift=0,sleep=off;
+#  - the isolation ledger (isolation_ledger.sh) in a guest with 3 vCPUs,
+#    CPU 2 isolated, as make check runs it (interrupt counts: no -icount);
+# and on the host the vmstat fast path's machine code (fastpath-check.sh).
+# Every guest gets the same vCPUs and boot parameters apart from the
+# kernel.  tools/expsync/report.py turns the raw records into
+# build/report/{summary.txt,report.md,index.html,results.json} and exits
+# non-zero, naming it, when any figure is missing.  QUICK=1: fewer runs
+# and shorter ones, for a first look; NO_PERF=1: perf unrunnable in the
+# evaluation guests (make run must fail and name what is missing);
+# EVAL_ONLY='10 20': only those eval scripts, no ledger (a partial run,
+# which fails for the figures it leaves out).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
 cd "$top"
-mkdir -p build/report
-t0=$(date +%s)
+out=build/report
+rm -rf "$out"
+mkdir -p "$out"
+t_all=$(date +%s)
+phase() {	# phase NAME: the time of the phase before, then NAME
+	local t
+	t=$(date +%s)
+	[ -z "${phase_name:-}" ] || echo "   ($phase_name: $((t - phase_t0)) s)" | tee -a "$out/phases.txt"
+	phase_name=$1 phase_t0=$t
+	[ -z "$1" ] || echo "== $1"
+}
+die() { echo "make run: $*" >&2; exit 1; }
 
-echo "== building the bench kernel (configs/base.config + bench.config)"
-if ! make -s kernel CONFIG=bench > build/report/build-bench.log 2>&1; then
-	tail -n 40 build/report/build-bench.log
-	echo "make run: the bench kernel did not build" >&2
-	exit 1
+phase "build: the bench kernel and its CONFIG_EXPSYNC=n twin (6.12)"
+for c in bench bench-612; do
+	make -s kernel CONFIG=$c > "$out/build-$c.log" 2>&1 ||
+		{ tail -n 30 "$out/build-$c.log"; die "the $c kernel did not build"; }
+done
+make -s selftests CONFIG=bench > "$out/selftests-build.log" 2>&1 ||
+	{ tail -n 30 "$out/selftests-build.log"; die "the selftests did not build"; }
+ksft=$top/build/obj-bench/kselftest/kselftest_install
+[ -x "$ksft/expsync/membarrier_bench" ] || die "no kselftests in $ksft"
+
+quick=${QUICK:+QUICK=1}
+# eval KERNEL-DIR LOG: the evaluation on one kernel.
+eval_on() {
+	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
+		--name "report-$1" --smp 4 --icount 1 --timeout 3000 \
+		--append "nohz_full=3 isolcpus=nohz,domain,3" \
+		-- "$quick NO_PERF='${NO_PERF:-}' EVAL_ONLY='${EVAL_ONLY:-}'" \
+		"tools/expsync/eval/report.sh" > "$2" 2>&1
+}
+# ledger KERNEL-DIR LOG: the isolation ledger on one kernel.
+ledger_on() {
+	local secs=15 repeat=2
+	[ -n "$quick" ] && secs=5 repeat=1
+	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
+		--name "ledger-$1" --smp 3 --timeout 1800 \
+		--append "nohz_full=2 isolcpus=nohz,domain,2" \
+		-- "LEDGER_SECONDS=$secs LEDGER_REPEAT=$repeat" \
+		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
+		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh" > "$2" 2>&1
+}
+rc=0
+for k in bench-612 bench; do
+	phase "evaluation on obj-$k (4 vCPUs, CPU 3 isolated, -icount shift=0)"
+	eval_on $k "$out/guest-$k.log" || { echo "   the $k guest failed (status $?)"; rc=1; }
+	grep -E '^(MISSING|FAILED|  MISSING)' "$out/guest-$k.log"
+	grep '^@T' "$out/guest-$k.log" | awk '{ printf "   %s: %d s\n", $2, $3 }'
+done
+if [ -z "${EVAL_ONLY:-}" ]; then
+	for k in bench-612 bench; do
+		phase "isolation ledger on obj-$k (3 vCPUs, CPU 2 isolated)"
+		ledger_on $k "$out/ledger-$k.log" || { echo "   the $k ledger failed (status $?)"; rc=1; }
+	done
+	python3 tools/expsync/ledger.py "$out/ledger-bench-612.log" "$out/ledger-bench.log" \
+		> "$out/ledger.txt" 2>&1 || rc=1
+	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
+	tools/expsync/fastpath-check.sh build/linux build/obj-bench-612/vmlinux \
+		build/obj-bench/vmlinux > "$out/fastpath.txt" 2>&1 || rc=1
 fi
-make -s selftests CONFIG=bench > build/report/selftests-build.log 2>&1 || {
-	tail -n 40 build/report/selftests-build.log; exit 1; }
-
-# -icount: guest time counts instructions, so timings are comparable.
-# The last CPU is isolated for the vmstat_drain evaluation.
-smp=${SMP:-4}
-echo "== booting it (QEMU TCG -icount shift=0, SMP=$smp, CPU $((smp - 1)) isolated) and evaluating"
-tools/expsync/vm-run.sh --kernel build/obj-bench/arch/x86/boot/bzImage \
-	--name report --smp "$smp" --icount 1 --timeout 3000 \
-	--append "nohz_full=$((smp - 1)) isolcpus=$((smp - 1))" \
-	-- "tools/expsync/eval/report.sh" | tee build/report/report.txt
-rc=${PIPESTATUS[0]}
-echo "make run: ${rc/#0/ok}; $(($(date +%s) - t0))s; report in build/report/report.txt"
-exit "$rc"
+phase "report"
+phase ""
+python3 tools/expsync/report.py "$out" || rc=1
+echo "make run: $([ $rc = 0 ] && echo ok || echo FAILED); $(($(date +%s) - t_all)) s;" \
+	"report in $out/ (summary.txt, report.md, index.html, results.json)"
+exit $rc

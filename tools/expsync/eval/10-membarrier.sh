@@ -1,58 +1,107 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# membarrier: the seed's table.  T threads of one process on T CPUs;
-# thread 0 calls MEMBARRIER_CMD_PRIVATE_EXPEDITED, the others spin in
-# user mode.  Time per call (guest clock) and IPI sends per call (perf
-# stat, ipi:* tracepoints, minus a 0-call baseline), per strategy: the
-# mean and standard deviation over $reps runs of each point.
+# membarrier, on either kernel (make run boots both): every figure is a
+# record per run (lib.sh record), variant "6.12" on CONFIG_EXPSYNC=n.
+#  - strategy: membarrier_perf.sh, T threads of one process on CPUs
+#    0..T-1, thread 0 calling PRIVATE_EXPEDITED, the others spinning
+#    (T-1 targets): IPI sends per call (ipi:ipi_send_cpumask +
+#    ipi:ipi_send_cpu, minus a 0-call run) and ns per call; variants
+#    many, single;
+#  - coalescing: membarrier_bench 4 CALLS private C, C callers on CPUs
+#    0..C-1 and a spinner on the isolated CPU 3: calls per second, p99
+#    and worst latency of a call, and IPI sends to CPU 3 per call (the
+#    rounds that reached it); variants off, on;
+#  - a victim process (a caller on CPU 2, a spinner on CPU 3) timed
+#    alone and beside an unprivileged hammer (two callers on CPUs 0-1,
+#    user nobody): ns per call and p99; variants off, on.
 . "$(dirname "$0")/../lib.sh"
-perf_sh=$(expsync_ksft_dir)/membarrier_perf.sh
-sysctl=/proc/sys/kernel/expsync/membarrier_ipi
+dir=$(expsync_ksft_dir)
+sysctl=/proc/sys/kernel/expsync
+reps=$(eval_reps)
 calls=${MB_CALLS:-100}
-reps=${MB_REPS:-5}
+ccalls=$([ -n "${QUICK:-}" ] && echo 100 || echo 300)
 
-echo "== membarrier: IPI strategy (kernel.expsync.membarrier_ipi)"
-if [ ! -w $sysctl ] || [ ! -x "$perf_sh" ]; then
-	echo "  MISSING: no $sysctl or no membarrier_perf.sh"
+echo "== membarrier ($reps runs per figure)"
+if [ ! -x "$dir/membarrier_bench" ] || [ "$(nproc --all)" -lt 4 ]; then
+	echo "  MISSING: needs membarrier_bench and 4 CPUs"
 	exit 1
 fi
 fail=0
-echo "  PRIVATE_EXPEDITED, $calls calls per run, $reps runs per point; columns: threads T"
-echo "  (targets T-1), ns/call and its sd over the runs, then per call (mean of the runs):"
-echo "  ipi:ipi_send_cpumask, ipi:ipi_send_cpu, expsync:expsync_membarrier_ipi"
-orig=$(cat $sysctl)
-printf '  %-8s %-3s %10s %8s %12s %12s %10s\n' strategy T ns/call sd mask-sends cpu-sends expsync
-for strategy in many single; do
-	echo "$strategy" > $sysctl
-	# The last CPU is isolated (nohz_full) for the vmstat section: a
-	# spinner there sees IPIs only at its rare -icount turns.
-	for t in $(seq 1 $(($(nproc --all) - 1))); do
-		runs=$(for i in $(seq "$reps"); do "$perf_sh" "$t" "$calls"; done)
-		# A figure that did not come out fails the evaluation.
-		if [ "$(awk 'NF == 4' <<<"$runs" | grep -c .)" != "$reps" ]; then
-			printf '  %-8s %-3s MISSING (%s)\n' "$strategy" "$t" "$runs"
-			fail=1
-			continue
-		fi
-		read -r ns nssd < <(mean_sd 1 <<<"$runs")
-		read -r mask _ < <(mean_sd 2 <<<"$runs")
-		read -r cpu _ < <(mean_sd 3 <<<"$runs")
-		read -r ev _ < <(mean_sd 4 <<<"$runs")
-		printf '  %-8s %-3s %10.0f %8.0f %12.2f %12.2f %10.2f\n' \
-			"$strategy" "$t" "$ns" "$nssd" "$mask" "$cpu" "$ev"
+orig_ipi=$(cat $sysctl/membarrier_ipi 2>/dev/null)
+orig_coalesce=$(cat $sysctl/membarrier_coalesce 2>/dev/null)
+# set KNOB WORD: on expsync only (6.12 has one behaviour).
+set_knob() { ! expsync_kernel || echo "$2" > "$sysctl/$1"; }
+
+variants() {	# variants WORD...: the words on expsync, 6.12 on =n
+	if expsync_kernel; then echo "$@"; else echo 6.12; fi
+}
+
+for v in $(variants many single); do
+	set_knob membarrier_ipi "$v" || { echo "  cannot set membarrier_ipi=$v"; fail=1; }
+	for t in 2 3 4; do
+		for i in $(seq "$reps"); do
+			read -r ns m c _ < <("$dir/membarrier_perf.sh" "$t" "$calls")
+			record "mb_ipi_t$t" "$v" "$(awk -v m="$m" -v c="$c" \
+				'BEGIN { if (m != "" && c != "") print m + c }')" || fail=1
+			record "mb_ns_t$t" "$v" "$ns" || fail=1
+		done
 	done
 done
-echo "$orig" > $sysctl
-cat <<'NOTE'
-  Reading it: the IPI counts are exact and hardware-independent: "many"
-  sends one IPI-to-many per call once there are two or more targets (one
-  target goes out as a single-CPU IPI either way); "single" sends one IPI
-  per target.  The ns/call figures are QEMU TCG guest time under -icount:
-  one host thread runs the vCPUs round-robin, so an IPI waits for the
-  target vCPU's turn and each extra target that must be waited for in
-  turn ("single") adds a whole round-robin slice.  They rank the
-  strategies but say nothing about real interrupt latency (the seed
-  measured ~0.2 us vs ~1.5 us per extra core on 8 cores of bare metal).
-NOTE
+set_knob membarrier_ipi "$orig_ipi"
+
+# sends_to_3 CMD... -> "IPI-sends-to-CPU-3 bench-output" of one run
+sends_to_3() {
+	local out res
+	out=$(mktemp)
+	# perf 6.1's libtraceevent cannot parse ipi_send_cpumask's format
+	# and says so on stderr; the counts are not affected.
+	res=$(perf stat -a -x, -o "$out" -e ipi:ipi_send_cpu --filter 'cpu == 3' \
+		-e ipi:ipi_send_cpumask --filter 'cpumask & CPUS{3}' -- "$@" \
+		2> >(grep -v -e '^libtraceevent' -e '__get_cpumask' >&2))
+	[ -n "$res" ] && [ -n "$(perf_value "$out" ipi:ipi_send_cpu)" ] &&
+		echo "$(awk -F, '$3 ~ /^ipi:/ { s += $1 } END { print s }' "$out") $res"
+	rm -f "$out"
+}
+
+for v in $(variants off on); do
+	set_knob membarrier_coalesce "$v" || { echo "  cannot set membarrier_coalesce=$v"; fail=1; }
+	for c in 1 2 3; do
+		for i in $(seq "$reps"); do
+			read -r ipis _ _ _ cps _ p99 _ max < <(sends_to_3 \
+				"$dir/membarrier_bench" 4 "$ccalls" private "$c")
+			record "mb_coalesce_c${c}_cps" "$v" "$cps" || fail=1
+			record "mb_coalesce_c${c}_p99_us" "$v" \
+				"$(awk -v x="$p99" 'BEGIN { if (x != "") print x / 1000 }')" || fail=1
+			record "mb_coalesce_c${c}_max_us" "$v" \
+				"$(awk -v x="$max" 'BEGIN { if (x != "") print x / 1000 }')" || fail=1
+			record "mb_coalesce_c${c}_rounds" "$v" \
+				"$(awk -v s="$ipis" -v n=$((c * ccalls)) \
+				'BEGIN { if (s != "") print s / n }')" || fail=1
+		done
+	done
+	# The victim alone, then beside the unprivileged hammer.
+	for hammer in alone hammer; do
+		for i in $(seq "$reps"); do
+			hp=
+			if [ $hammer = hammer ]; then
+				setpriv --reuid=65534 --regid=65534 --clear-groups \
+					"$dir/membarrier_bench" 2 100000000 private 2 0 \
+					> /dev/null 2>&1 &
+				hp=$!
+				sleep 0.2
+			fi
+			read -r _ ns _ _ _ p99 _ < <("$dir/membarrier_bench" 2 "$ccalls" private 1 2)
+			if [ -n "$hp" ]; then
+				# The hammer must still be hammering, or the figure is not one.
+				kill -0 "$hp" 2>/dev/null || ns=
+				kill "$hp"; wait "$hp" 2>/dev/null
+			fi
+			record "mb_victim_${hammer}_ns" "$v" "$ns" || fail=1
+			record "mb_victim_${hammer}_p99_us" "$v" \
+				"$(awk -v x="$p99" 'BEGIN { if (x != "") print x / 1000 }')" || fail=1
+		done
+	done
+done
+set_knob membarrier_coalesce "$orig_coalesce"
 exit $fail

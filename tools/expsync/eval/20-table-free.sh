@@ -1,45 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# table_free: the seed's malloc1 reproducer and a munmap loop under each
-# way of freeing page tables.  Timing: perf stat -r 5 -e task-clock of
-# the benchmark alone (guest clock; -icount under make run), and the
-# busy time of all CPUs from /proc/stat over the run, which also counts
-# RCU callbacks, softirqs and kthreads that task-clock charges to nobody.
-# Counts: perf stat -a of expsync:expsync_table_free_rcu (one event per
-# call_rcu() of page tables, timer flushes included), and the expsync
-# counters for tables per call_rcu().  Each figure is a mean over $reps
-# runs with its standard deviation, minus the same measure of the same
-# command with 0 rounds, which removes the exits of the benchmark, the
-# shell and perf themselves.
+# table_free, on either kernel (make run boots both): seed 001's malloc1
+# reproducer with 1, 2 and 4 threads and a munmap loop, under each way
+# of freeing page tables (variants immediate, rcu+percpu, rcu+gather:
+# 6.12's RCU path; "6.12" on CONFIG_EXPSYNC=n, where x86 without a
+# paravirt flush frees them with the page batch).  Per run (lib.sh
+# record), each minus the mean of the same command run with 0 rounds (the
+# exits of the benchmark, the shell and perf themselves):
+#  - task_ms: perf stat -e task-clock of the benchmark alone (guest clock,
+#    -icount under make run);
+#  - busy_ms: the busy time of all CPUs from /proc/stat over the run,
+#    which also holds the RCU callbacks, softirqs and kthreads that
+#    task-clock charges to nobody;
+#  - rcu_per_1000: every call_rcu() in the system (rcu:rcu_callback,
+#    perf stat -a) per 1000 munmaps;
+# and, on expsync under rcu, tables per call_rcu() of page tables from
+# the expsync counters (6.12 has no such counter).
 . "$(dirname "$0")/../lib.sh"
 bench=$(expsync_ksft_dir)/table_free_bench
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
-reps=${TF_REPS:-5}
+reps=$(eval_reps)
+rounds=${TF_ROUNDS:-$([ -n "${QUICK:-}" ] && echo 1000 || echo 4000)}
 
-echo "== table_free: page-table freeing (kernel.expsync.table_free)"
-if [ ! -w $sysctl/table_free ] || [ ! -x "$bench" ]; then
-	echo "  MISSING: no $sysctl/table_free or no table_free_bench"
+echo "== table_free ($reps runs per figure, minus $reps runs with 0 rounds)"
+if [ ! -x "$bench" ] || ! perf list 2>/dev/null | grep -q rcu:rcu_callback; then
+	echo "  MISSING: needs table_free_bench and the rcu:rcu_callback tracepoint"
 	exit 1
 fi
 fail=0
 stat() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
-
-# One run: "task_clock_ms busy_ms call_rcu_events" of BENCH-ARGS.
-run_once() {
-	local out b0 b1 ev ms
-	out=$(mktemp)
-	b0=$(busy_ms)
-	perf stat -a -x, -o "$out.all" -e expsync:expsync_table_free_rcu -- \
-		sh -c 'perf stat -x, -o "$0" -e task-clock -- "$@" >/dev/null; sleep 0.05' \
-		"$out" "$bench" "$@" 2>/dev/null
-	b1=$(busy_ms)
-	ms=$(perf_value "$out" task-clock)
-	ev=$(perf_value "$out.all" expsync:expsync_table_free_rcu)
-	rm -f "$out" "$out.all"
-	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev"
-}
 
 # All CPUs' busy time so far, in ms (/proc/stat: all but idle and iowait).
 busy_ms() {
@@ -47,81 +38,77 @@ busy_ms() {
 		printf "%d\n", ($2 + $3 + $4 + $7 + $8 + $9) * 1000 / hz }' /proc/stat
 }
 
-# measure LABEL TABLE_FREE RCU_BATCH ROUNDS BENCH-ARGS (ROUNDS goes last)
+# One run: "task_clock_ms busy_ms call_rcu_events" of BENCH-ARGS.
+run_once() {
+	local out b0 b1 ev ms
+	out=$(mktemp)
+	b0=$(busy_ms)
+	perf stat -a -x, -o "$out.all" -e rcu:rcu_callback -- \
+		sh -c 'perf stat -x, -o "$0" -e task-clock -- "$@" >/dev/null; sleep 0.05' \
+		"$out" "$bench" "$@" 2>/dev/null
+	b1=$(busy_ms)
+	ms=$(perf_value "$out" task-clock)
+	ev=$(perf_value "$out.all" rcu:rcu_callback)
+	rm -f "$out" "$out.all"
+	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev"
+}
+
+# measure FIGURE VARIANT ROUNDS BENCH-ARGS (ROUNDS goes last)
 measure() {
-	local label=$1 mode=$2 batching=$3 rounds=$4 runs zero t0 b0 i0 t1 b1 i1 t2 b2 i2 munmaps
-	local ms msd busy bsd ev esd zms zbusy zev
-	shift 4
-	echo "$mode" > $sysctl/table_free || return 1
-	echo "$batching" > $sysctl/table_free_rcu_batch || return 1
-	t0=$(stat table_free_rcu) b0=$(stat table_free_rcu_batches) i0=$(stat table_free_immediate)
+	local fig=$1 v=$2 rounds=$3 runs zero munmaps t0= b0 t1 b1 rc=0
+	shift 3
+	[ -n "$(stat table_free_rcu)" ] && t0=$(stat table_free_rcu) b0=$(stat table_free_rcu_batches)
 	runs=$(for i in $(seq "$reps"); do run_once "$@" "$rounds"; done)
-	munmaps=$("$bench" "$@" "$rounds" | awk '{ print $2 }')
-	# The counters over the zero-round runs: what exits alone free.
-	t1=$(stat table_free_rcu) b1=$(stat table_free_rcu_batches) i1=$(stat table_free_immediate)
+	[ -n "$(stat table_free_rcu)" ] && t1=$(stat table_free_rcu) b1=$(stat table_free_rcu_batches)
 	zero=$(for i in $(seq "$reps"); do run_once "$@" 0; done)
-	t2=$(stat table_free_rcu) b2=$(stat table_free_rcu_batches) i2=$(stat table_free_immediate)
-	# A figure that did not come out fails the evaluation (perf printing
-	# nothing must not read as 0).
+	munmaps=$("$bench" "$@" "$rounds" | awk '{ print $2 }')
 	if [ "$(grep -c . <<<"$runs")" != "$reps" ] || [ "$(grep -c . <<<"$zero")" != "$reps" ] ||
 	   [ -z "$munmaps" ] || [ "$munmaps" = 0 ]; then
-		printf '  %-22s MISSING (runs "%s", zero-round runs "%s", munmaps "%s")\n' \
-			"$label" "$runs" "$zero" "$munmaps"
+		echo "  $fig $v: MISSING (runs '$runs', zero-round runs '$zero', munmaps '$munmaps')"
 		return 1
 	fi
-	read -r ms msd < <(mean_sd 1 <<<"$runs")
-	read -r busy bsd < <(mean_sd 2 <<<"$runs")
-	read -r ev esd < <(mean_sd 3 <<<"$runs")
 	read -r zms _ < <(mean_sd 1 <<<"$zero")
 	read -r zbusy _ < <(mean_sd 2 <<<"$zero")
 	read -r zev _ < <(mean_sd 3 <<<"$zero")
-	# The expsync counters: t0..t1 covers the reps runs and the munmaps
-	# run, t1..t2 the reps zero-round runs (exits only), subtracted per run.
-	awk -v l="$label" -v ms="$ms" -v msd="$msd" -v zms="$zms" -v busy="$busy" \
-		-v bsd="$bsd" -v zbusy="$zbusy" -v ev="$ev" -v esd="$esd" -v zev="$zev" \
-		-v m="$munmaps" -v n=$((reps + 1)) -v r="$reps" \
-		-v t=$((t1 - t0)) -v b=$((b1 - b0)) -v i=$((i1 - i0)) \
-		-v zt=$((t2 - t1)) -v zb=$((b2 - b1)) -v zi=$((i2 - i1)) \
-		'BEGIN { t -= zt * n / r; b -= zb * n / r; i -= zi * n / r
-			 printf "  %-22s %9.1f %6.1f %9.1f %6.1f %9.1f %6.1f %9.1f %10.2f\n", l,
-			 ms - zms, msd, busy - zbusy, bsd, (ev - zev) * 1000 / m, esd * 1000 / m,
-			 (b > 0 ? t / b : 0), i / (m * n) }'
+	while read -r ms busy ev; do
+		record "tf_${fig}_task_ms" "$v" "$(awk -v a="$ms" -v z="$zms" 'BEGIN { print a - z }')" || rc=1
+		record "tf_${fig}_busy_ms" "$v" "$(awk -v a="$busy" -v z="$zbusy" 'BEGIN { print a - z }')" ||
+			rc=1
+		record "tf_${fig}_rcu_per_1000" "$v" \
+			"$(awk -v a="$ev" -v z="$zev" -v m="$munmaps" 'BEGIN { print (a - z) * 1000 / m }')" ||
+			rc=1
+	done <<<"$runs"
+	# Tables per call_rcu() of page tables over the measured runs (the
+	# zero-round runs' own few tables are left in: exits only).
+	if [ -n "$t0" ] && [ "$((b1 - b0))" -gt 0 ]; then
+		record "tf_${fig}_tables_per_rcu" "$v" \
+			"$(awk -v t=$((t1 - t0)) -v b=$((b1 - b0)) 'BEGIN { print t / b }')" || rc=1
+	fi
+	return $rc
 }
 
-header() {
-	echo "  $1"
-	printf '  %-22s %9s %6s %9s %6s %9s %6s %9s %10s\n' mode "task ms" sd \
-		"busy ms" sd "rcu/1000" sd tables/rcu immediate/op
-}
-orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
-rounds=${TF_ROUNDS:-4000}
-header "malloc1, 1 thread x $rounds rounds of malloc(128 MB)/free(), $reps runs"
-measure "immediate" immediate percpu "$rounds" malloc 1 || fail=1
-measure "rcu, percpu batches" rcu percpu "$rounds" malloc 1 || fail=1
-measure "rcu, per gather (6.12)" rcu gather "$rounds" malloc 1 || fail=1
-# Threads sharing an mm: every munmap flushes the other vCPUs by IPI,
-# and under -icount each IPI waits a round-robin slice: fewer rounds.
-threads=$(nproc --all)
-trounds=$((rounds / 40 / threads))
-header "malloc1, $threads threads x $trounds rounds (threads share one mm)"
-measure "immediate" immediate percpu $trounds malloc "$threads" || fail=1
-measure "rcu, percpu batches" rcu percpu $trounds malloc "$threads" || fail=1
-measure "rcu, per gather (6.12)" rcu gather $trounds malloc "$threads" || fail=1
-header "munmap loop, 1 thread x $rounds rounds of mmap(4 MB)/touch 2 pages/munmap"
-measure "immediate" immediate percpu "$rounds" munmap || fail=1
-measure "rcu, percpu batches" rcu percpu "$rounds" munmap || fail=1
-measure "rcu, per gather (6.12)" rcu gather "$rounds" munmap || fail=1
-echo "$orig_mode" > $sysctl/table_free
-echo "$orig_batch" > $sysctl/table_free_rcu_batch
-cat <<'NOTE'
-  Each figure is the mean over the runs, minus the same command run with
-  0 rounds, and sd its standard deviation over the runs.  task ms is the
-  benchmark's CPU time (perf stat -e task-clock); busy ms is all CPUs'
-  busy time over the run (/proc/stat), which also holds the RCU callbacks
-  that free the tables.  Under -icount both count guest instructions: the
-  work each mode adds, not cache or wake-up effects of real hardware.
-  rcu/1000 counts expsync:expsync_table_free_rcu events (perf stat -a)
-  per 1000 munmaps; tables/rcu is tables per call_rcu(); immediate/op is
-  tables freed right after the flush per munmap.
-NOTE
+# variant NAME MODE BATCH: set the policy on expsync; on 6.12, NAME is 6.12.
+if expsync_kernel; then
+	orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)
+	variants="immediate:immediate:percpu rcu+percpu:rcu:percpu rcu+gather:rcu:gather"
+else
+	variants="6.12::"
+fi
+for w in "malloc_t1 $rounds malloc 1" "malloc_t2 $((rounds / 80)) malloc 2" \
+	 "malloc_t4 $((rounds / 160)) malloc 4" "munmap $rounds munmap"; do
+	read -r fig r args <<<"$w"
+	for spec in $variants; do
+		IFS=: read -r v mode batch <<<"$spec"
+		if [ -n "$mode" ]; then
+			echo "$mode" > $sysctl/table_free && echo "$batch" > $sysctl/table_free_rcu_batch ||
+				{ echo "  cannot set table_free=$mode table_free_rcu_batch=$batch"; fail=1; }
+		fi
+		# shellcheck disable=SC2086 # args are words
+		measure "$fig" "$v" "$r" $args || fail=1
+	done
+done
+if expsync_kernel; then
+	echo "$orig_mode" > $sysctl/table_free
+	echo "$orig_batch" > $sysctl/table_free_rcu_batch
+fi
 exit $fail

@@ -1,67 +1,63 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vmstat_drain: per policy, on the isolated CPU (the last one; make run
-# boots with nohz_full= and isolcpus= on it): vmstat_update work items
-# and stale differentials while a counter-changing load runs
-# (vmstat_isolation.sh, perf stat -C), the exit-to-user cost per syscall,
-# and the latency of vmstat_drain_now.
+# vmstat_drain, on either kernel (make run boots both with the last CPU
+# nohz_full and isolated): per run (lib.sh record),
+#  - the cost of a null system call (getppid) and of a page's
+#    mmap+touch+munmap on the isolated CPU, in guest ns (instructions
+#    under -icount): vmstat_isolation cost; variants periodic,
+#    user-return, direct (the set: the isolated CPU), "6.12" on =n;
+#  - on expsync only, the share of samples (taken from CPU 0 while the
+#    isolated CPU runs a counter-changing load and spins in user mode)
+#    that found its differentials not folded, and vmstat_update work
+#    items on it (perf stat -C, workqueue:workqueue_execute_start):
+#    vmstat_isolation.sh.  6.12 does not export a CPU's differentials;
+#    its behaviour is the periodic policy's, whose code path it is.
+# The isolation ledger, which counts every interruption on both
+# kernels, runs in boots of its own (make run, tools/expsync/run.sh).
 . "$(dirname "$0")/../lib.sh"
 dir=$(expsync_ksft_dir)
 sysctl=/proc/sys/kernel/expsync
 cpu=$(($(nproc --all) - 1))
+reps=$(eval_reps)
 n=${VMSTAT_COST_N:-5000}
 
-echo "== vmstat_drain: vmstat folding on isolated CPU $cpu (kernel.expsync.vmstat_drain)"
-if [ ! -w $sysctl/vmstat_drain ] || [ -z "$dir" ] || ! grep -qw "nohz_full=$cpu" /proc/cmdline; then
-	echo "  MISSING: needs kernel.expsync.vmstat_drain and a boot with nohz_full=$cpu"
+echo "== vmstat_drain on isolated CPU $cpu ($reps runs per figure)"
+if [ ! -x "$dir/vmstat_isolation" ] || ! grep -qw "nohz_full=$cpu" /proc/cmdline; then
+	echo "  MISSING: needs vmstat_isolation and a boot with nohz_full=$cpu"
 	exit 1
 fi
 fail=0
-orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
-echo "$cpu" > $sysctl/vmstat_drain_cpus
-
-echo "  isolation, 10 s of mmap/touch/munmap bursts + user-mode spins on CPU $cpu:"
-iso=$(VMSTAT_CPU=$cpu SECONDS_PER_POLICY=${VMSTAT_SECONDS:-10} VMSTAT_POLICIES_ONLY=1 \
-	"$dir/vmstat_isolation.sh" |
-	sed -n 's/^# vmstat_drain/  vmstat_drain/p')
-echo "$iso"
-[ "$(grep -c . <<<"$iso")" -eq 3 ] || { echo "  MISSING: vmstat_isolation.sh gave no figures"; fail=1; }
-echo "  (vmstat_update counted by perf stat -C $cpu -e workqueue:workqueue_execute_start"
-echo "   --filter 'function.function == vmstat_update'; stale = samples, taken from"
-echo "   CPU 0 while CPU $cpu spins in user mode, with non-zero differentials)"
-
-reps=${VMSTAT_REPS:-5}
-echo "  exit-to-user cost on CPU $cpu, $n calls per run, $reps runs: ns per call (guest"
-echo "  clock), mean and sd over the runs; drain_now over 10 requests:"
-printf '  %-12s %9s %6s %18s %6s %16s %6s\n' policy getppid sd mmap+touch+munmap sd \
-	"drain_now ns" sd
-for policy in periodic user-return direct; do
-	echo "$policy" > $sysctl/vmstat_drain
-	costs=$(for i in $(seq "$reps"); do "$dir/vmstat_isolation" cost "$cpu" "$n"; done)
-	drains=$(for i in $(seq 10); do
-		echo 1 > $sysctl/vmstat_drain_now &&
-			awk '$1 == "ns" { print $2 }' /sys/kernel/debug/expsync/vmstat_last_drain
-	done)
-	if [ "$(grep -c '^getppid_ns' <<<"$costs")" != "$reps" ] ||
-	   [ "$(grep -c . <<<"$drains")" != 10 ]; then
-		printf '  %-12s MISSING (cost runs "%s", drains "%s")\n' "$policy" "$costs" "$drains"
-		fail=1
-		continue
-	fi
-	printf '  %-12s %9.0f %6.0f %18.0f %6.0f %16.0f %6.0f\n' "$policy" \
-		$(mean_sd 2 <<<"$costs") $(mean_sd 4 <<<"$costs") $(mean_sd 1 <<<"$drains")
+if expsync_kernel; then
+	orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
+	echo "$cpu" > $sysctl/vmstat_drain_cpus || fail=1
+	variants="periodic user-return direct"
+else
+	variants=6.12
+fi
+for v in $variants; do
+	[ "$v" = 6.12 ] || echo "$v" > $sysctl/vmstat_drain || { echo "  cannot set $v"; fail=1; }
+	for i in $(seq "$reps"); do
+		read -r _ g _ p < <("$dir/vmstat_isolation" cost "$cpu" "$n")
+		record vm_getppid_ns "$v" "$g" || fail=1
+		record vm_page_cycle_ns "$v" "$p" || fail=1
+	done
 done
-echo "  the counters' primitives, as in seed 004's table (/sys/kernel/debug/expsync/vmstat_primitives):"
-sed 's/^/    /' /sys/kernel/debug/expsync/vmstat_primitives
-echo "$orig_cpus" > $sysctl/vmstat_drain_cpus 2>/dev/null
-echo "$orig_policy" > $sysctl/vmstat_drain
-cat <<'NOTE'
-  Under -icount a guest ns is one instruction: the getppid difference is
-  the cost of the return-to-user check when there is nothing to fold (a
-  scan of the CPU's differentials), the mmap+touch+munmap difference adds
-  the fold itself.  Under periodic the check is a static-key NOP; under
-  direct it is a per-CPU test that fails (nothing to scan), and each
-  counter update of the isolated CPU goes to the global atomics instead.
-NOTE
+
+if expsync_kernel; then
+	for i in $(seq "$reps"); do
+		out=$(VMSTAT_CPU=$cpu SECONDS_PER_POLICY=${VMSTAT_SECONDS:-4} VMSTAT_POLICIES_ONLY=1 \
+			"$dir/vmstat_isolation.sh" | grep '^# vmstat_drain=')
+		for v in periodic user-return direct; do
+			line=$(grep "^# vmstat_drain=$v," <<<"$out")
+			work=$(sed -n 's/.*vmstat_update on CPU [0-9]*: \([0-9]*\),.*/\1/p' <<<"$line")
+			stale=$(sed -n 's/.* samples \([0-9]*\), with stale diffs \([0-9]*\) .*/\2 \1/p' \
+				<<<"$line" | awk '$2 > 0 { print $1 / $2 }')
+			record vm_stale_share "$v" "$stale" || fail=1
+			record vm_update_work "$v" "$work" || fail=1
+		done
+	done
+	echo "$orig_cpus" > $sysctl/vmstat_drain_cpus 2>/dev/null
+	echo "$orig_policy" > $sysctl/vmstat_drain
+fi
 exit $fail

@@ -60,15 +60,23 @@ incpus "$(cat /sys/devices/system/cpu/nohz_full)" "$cpu" || fatal "CPU $cpu is n
 incpus "$(cat /sys/devices/system/cpu/isolated)" "$cpu" || fatal "CPU $cpu is not isolated"
 [ -w $khp/scan_sleep_millisecs ] || fatal "no THP (CONFIG_TRANSPARENT_HUGEPAGE)"
 
+# LEDGER_CONFIGS (make run): the expsync windows as "table_free:vmstat_drain"
+# words; LEDGER_REPEAT: how many windows of each (on 6.12: 3 x that).
+repeat=${LEDGER_REPEAT:-1}
+[[ $repeat =~ ^[1-9][0-9]*$ ]] || fatal "LEDGER_REPEAT must be a positive number"
 if [ -d $sysctl ]; then
 	kernel=expsync
-	configs=("auto user-return" "rcu user-return" "immediate user-return" "auto direct"
-		 "auto periodic")
+	configs=()
+	for c in ${LEDGER_CONFIGS:-auto:user-return rcu:user-return immediate:user-return
+				 auto:direct auto:periodic}; do
+		for r in $(seq "$repeat"); do configs+=("${c/:/ }"); done
+	done
 	saved=()
 	for k in table_free vmstat_drain vmstat_drain_cpus; do saved+=("$k=$(cat $sysctl/$k)"); done
 else
 	kernel=6.12
-	configs=("- -" "- -" "- -")
+	configs=()
+	for r in $(seq $((3 * repeat))); do configs+=("- -"); done
 fi
 orig_rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
 orig_sleep=$(cat $khp/scan_sleep_millisecs)
@@ -136,6 +144,7 @@ for c in "${configs[@]}"; do
 			continue
 		fi
 		label="expsync:table_free=$tf,vmstat_drain=$vd"
+		[ "$repeat" = 1 ] || label+=":run$n"
 	else
 		label="6.12:run$n"
 	fi

@@ -1,14 +1,18 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * membarrier_bench THREADS CALLS [CMD [CALLERS]]
+ * membarrier_bench THREADS CALLS [CMD [CALLERS [FIRST_CPU]]]
  *
- * THREADS threads of one process, each pinned to its own CPU (0 ..
- * THREADS-1); threads 0 .. CALLERS-1 (default 1) each issue CALLS
- * membarrier(CMD) calls, all starting at once, while the others spin in
- * user mode, so every call targets at least THREADS-CALLERS CPUs.
- * Prints "ns_per_call <n>": CLOCK_MONOTONIC from the start until the
- * last caller is done, divided by CALLS (run under QEMU -icount for a
- * figure that counts instructions, not host load).
+ * THREADS threads of one process, each pinned to its own CPU (FIRST_CPU,
+ * default 0, .. FIRST_CPU+THREADS-1); threads 0 .. CALLERS-1 (default 1)
+ * each issue CALLS membarrier(CMD) calls, all starting at once, while
+ * the others spin in user mode, so every call targets at least
+ * THREADS-CALLERS CPUs.
+ * Prints one line, "ns_per_call <n> calls_per_sec <r> p99_ns <p>
+ * max_ns <m>": CLOCK_MONOTONIC from the start until the last caller is
+ * done, divided by CALLS; all callers' calls per second over that time;
+ * the 99th percentile and the worst of every call's own latency (run
+ * under QEMU -icount for figures that count instructions, not host
+ * load).
  * CMD is one of the expedited commands: "private"
  * (MEMBARRIER_CMD_PRIVATE_EXPEDITED, default), "global"
  * (MEMBARRIER_CMD_GLOBAL_EXPEDITED), "sync_core"
@@ -33,11 +37,28 @@
 
 static atomic_int ready, go, stop;
 static int cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
-static long calls;
+static long calls, first_cpu;
+/* Each call's latency in ns, CALLS per caller, caller i at i * CALLS. */
+static double *lat;
+
+static double now_ns(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return t.tv_sec * 1e9 + t.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
 
 static void *spinner(void *arg)
 {
-	pin_to_cpu((long)arg);
+	pin_to_cpu(first_cpu + (long)arg);
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
 		;
@@ -47,17 +68,20 @@ static void *spinner(void *arg)
 /* Waits for the start, then calls membarrier(cmd) CALLS times. */
 static void *caller(void *arg)
 {
+	double *mine = lat + (long)arg * calls, t;
 	long i;
 
-	pin_to_cpu((long)arg);
+	pin_to_cpu(first_cpu + (long)arg);
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load(&go))
 		;
 	for (i = 0; i < calls; i++) {
+		t = now_ns();
 		if (syscall(__NR_membarrier, cmd, 0, 0)) {
 			perror("membarrier");
 			exit(1);
 		}
+		mine[i] = now_ns() - t;
 	}
 	return NULL;
 }
@@ -66,13 +90,12 @@ int main(int argc, char **argv)
 {
 	int reg = MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED;
 	pthread_t th[64];
-	struct timespec a, b;
-	long threads, callers = 1, i;
-	double ns;
+	long threads, callers = 1, i, n;
+	double a, b, ns;
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: %s THREADS CALLS [private|global|sync_core|rseq [CALLERS]]\n",
+			"usage: %s THREADS CALLS [private|global|sync_core|rseq [CALLERS [FIRST_CPU]]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -93,15 +116,23 @@ int main(int argc, char **argv)
 	}
 	if (argc > 4)
 		callers = atol(argv[4]);
-	if (threads < 1 || threads > 64 || threads > sysconf(_SC_NPROCESSORS_ONLN)) {
-		fprintf(stderr, "THREADS must be 1 .. online CPUs\n");
+	if (argc > 5)
+		first_cpu = atol(argv[5]);
+	if (calls < 0 || first_cpu < 0 || threads < 1 || threads > 64 ||
+	    first_cpu + threads > sysconf(_SC_NPROCESSORS_ONLN)) {
+		fprintf(stderr, "CALLS must be >= 0 and FIRST_CPU .. FIRST_CPU+THREADS-1 online CPUs\n");
 		return 2;
 	}
 	if (callers < 1 || callers > threads) {
 		fprintf(stderr, "CALLERS must be 1 .. THREADS\n");
 		return 2;
 	}
-	pin_to_cpu(0);
+	lat = calloc(callers * calls + 1, sizeof(*lat));
+	if (!lat) {
+		perror("calloc");
+		return 1;
+	}
+	pin_to_cpu(first_cpu);
 	for (i = 1; i < threads; i++)
 		pthread_create(&th[i], NULL, i < callers ? caller : spinner, (void *)i);
 	while (atomic_load(&ready) != threads - 1)
@@ -111,16 +142,20 @@ int main(int argc, char **argv)
 		perror("membarrier register");
 		return 1;
 	}
-	clock_gettime(CLOCK_MONOTONIC, &a);
+	a = now_ns();
 	atomic_store(&go, 1);
 	caller((void *)0);
 	for (i = 1; i < callers; i++)
 		pthread_join(th[i], NULL);
-	clock_gettime(CLOCK_MONOTONIC, &b);
+	b = now_ns();
 	atomic_store(&stop, 1);
 	for (i = callers; i < threads; i++)
 		pthread_join(th[i], NULL);
-	ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
-	printf("ns_per_call %.0f\n", calls ? ns / calls : 0.0);
+	ns = b - a;
+	n = callers * calls;
+	qsort(lat, n, sizeof(*lat), cmp_double);
+	printf("ns_per_call %.0f calls_per_sec %.1f p99_ns %.0f max_ns %.0f\n",
+	       calls ? ns / calls : 0.0, ns > 0 ? n * 1e9 / ns : 0.0,
+	       n ? lat[(n * 99 - 1) / 100] : 0.0, n ? lat[n - 1] : 0.0);
 	return 0;
 }

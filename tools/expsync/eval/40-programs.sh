@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Real programs from Debian, on either kernel (make run boots both), per
+# run (lib.sh record):
+#  - stress-ng bogo-ops per second of guest time (its YAML
+#    bogo-ops-per-second-real-time), on CPUs 0-2: --membarrier
+#    (variants: membarrier_coalesce off, on) and --mmap and --vm
+#    (variants: table_free immediate, rcu+percpu, rcu+gather), "6.12" on
+#    the CONFIG_EXPSYNC=n kernel;
+#  - rtla osnoise top on the isolated CPU, while stress-ng --mmap and
+#    --membarrier run on CPUs 0-2: its IRQ count and its total noise in
+#    us (variant "expsync", the booted defaults, against "6.12").
+# Under -icount a guest second is 10^9 instructions of all vCPUs: the
+# rates rank the kernels by the work they do per operation, not by real
+# hardware's caches, interrupt latency or wake-ups.
+. "$(dirname "$0")/../lib.sh"
+sysctl=/proc/sys/kernel/expsync
+reps=$(eval_reps)
+secs=$([ -n "${QUICK:-}" ] && echo 1 || echo 2)
+cpu=$(($(nproc --all) - 1))
+housekeeping=0-$((cpu - 1))
+
+echo "== real programs: stress-ng, rtla osnoise ($reps runs per figure)"
+if ! command -v stress-ng >/dev/null || ! command -v rtla >/dev/null; then
+	echo "  MISSING: needs stress-ng and rtla (tools/expsync/deps.sh installs them)"
+	exit 1
+fi
+fail=0
+yaml=$(mktemp)
+
+# rate STRESSOR: bogo-ops per second of one stress-ng run
+rate() {
+	rm -f "$yaml"
+	stress-ng --"$1" 2 --taskset "$housekeeping" --timeout "${secs}s" --metrics \
+		--yaml "$yaml" > /dev/null 2>&1 || return 1
+	awk '/bogo-ops-per-second-real-time:/ { print $2; exit }' "$yaml"
+}
+
+# stressor NAME KNOB WORD...: the rates under each word of KNOB
+stressor() {
+	local name=$1 knob=$2 w v orig
+	shift 2
+	orig=$(cat "$sysctl/$knob" 2>/dev/null)
+	for w in "$@"; do
+		v=6.12
+		if expsync_kernel; then
+			v=$w
+			case "$w" in
+			rcu+*) echo rcu > $sysctl/table_free &&
+			       echo "${w#rcu+}" > $sysctl/table_free_rcu_batch ;;
+			*) echo "$w" > "$sysctl/$knob" ;;
+			esac || { echo "  cannot set $knob=$w"; fail=1; }
+		fi
+		for i in $(seq "$reps"); do
+			record "sng_${name}_ops" "$v" "$(rate "$name")" || fail=1
+		done
+		expsync_kernel || break
+	done
+	[ -z "$orig" ] || echo "$orig" > "$sysctl/$knob"
+}
+stressor membarrier membarrier_coalesce off on
+orig_batch=$(cat $sysctl/table_free_rcu_batch 2>/dev/null)
+stressor mmap table_free immediate rcu+percpu rcu+gather
+stressor vm table_free immediate rcu+percpu rcu+gather
+[ -z "$orig_batch" ] || echo "$orig_batch" > $sysctl/table_free_rcu_batch
+
+v=$(expsync_kernel && echo expsync || echo 6.12)
+for i in $(seq "$reps"); do
+	stress-ng --mmap 1 --membarrier 1 --taskset "$housekeeping" \
+		--timeout $((secs + 4))s > /dev/null 2>&1 &
+	load=$!
+	sleep 1
+	# The CPU's row: CPU Period Runtime Noise %Avail MaxNoise MaxSingle HW NMI IRQ ...
+	row=$(rtla osnoise top -q -c "$cpu" -d "${secs}s" 2>/dev/null |
+		awk -v c="$cpu" '$1 == c && NF >= 12')
+	wait $load
+	record rtla_irq "$v" "$(awk '{ print $10 }' <<<"$row")" || fail=1
+	record rtla_noise_us "$v" "$(awk '{ print $4 }' <<<"$row")" || fail=1
+done
+rm -f "$yaml"
+exit $fail

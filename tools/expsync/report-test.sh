@@ -1,0 +1,99 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make check's "report" section: make run's report generator
+# (tools/expsync/report.py) on made-up guest logs, no kernel needed.
+# A complete set of records (5 runs of every figure) must give every
+# output and exit 0; the same set with one figure's runs cut to 4, with
+# a guest's "MISSING: no perf" line, or with a failed ledger claim must
+# exit 1 and name what is missing; "compare" must pair the figures.
+# Prints "STATUS|name|detail" lines.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# make_logs DIR: guest, ledger, claim and phase files with every figure.
+make_logs() {
+	mkdir -p "$1"
+	python3 - "$1" "$here" <<'EOF'
+import os, sys
+sys.path.insert(0, sys.argv[2])
+import importlib.util
+spec = importlib.util.spec_from_file_location("report", os.path.join(sys.argv[2], "report.py"))
+r = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(r)
+d = sys.argv[1]
+with open(os.path.join(d, "guest-bench-612.log"), "w") as b, \
+     open(os.path.join(d, "guest-bench.log"), "w") as e:
+    for f in r.figures():
+        if f["section"] == "ledger":
+            continue
+        for i in range(5):
+            if f["base"] == "6.12":
+                b.write("@R %s 6.12 %g\n" % (f["id"], 100 + i))
+            for v in f["variants"]:
+                e.write("@R %s %s %g\n" % (f["id"], v, 90 + i))
+cfg = {"rcu/user-return": "table_free=rcu,vmstat_drain=user-return",
+       "immediate/direct": "table_free=immediate,vmstat_drain=direct",
+       "auto/periodic": "table_free=auto,vmstat_drain=periodic"}
+with open(os.path.join(d, "ledger-bench-612.log"), "w") as b:
+    for i in range(6):
+        b.write("# ledger 6.12:run%d %s rounds=60\n" %
+                (i + 1, " ".join("%s=%d" % (c, 50 + i) for c in r.CAUSES)))
+with open(os.path.join(d, "ledger-bench.log"), "w") as e:
+    for v in r.LEDGER_VARIANTS:
+        for i in range(2):
+            e.write("# ledger expsync:%s:run%d %s rounds=60\n" %
+                    (cfg[v], i, " ".join("%s=%d" % (c, 40 + i) for c in r.CAUSES)))
+open(os.path.join(d, "ledger.txt"), "w").write("PASS|ledger: made up|ok\n")
+open(os.path.join(d, "fastpath.txt"), "w").write("PASS|fastpath: made up|ok\n")
+open(os.path.join(d, "phases.txt"), "w").write("   (build: 1 s)\n")
+EOF
+}
+
+check() {	# check NAME COND DETAIL
+	if eval "$2"; then echo "PASS|report: $1|$3"; else echo "FAIL|report: $1|$3"; fi
+}
+
+d=$tmp/full
+make_logs "$d"
+python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
+n=$(wc -l < "$d/summary.txt" 2>/dev/null || echo 0)
+check "a complete set of figures gives every output" \
+	'[ $rc = 0 ] && [ -s $d/report.md ] && [ -s $d/results.json ] && grep -q "data:image/png;base64" $d/index.html && [ "$n" -le 40 ] && [ "$n" -ge 20 ]' \
+	"exit $rc, summary $n lines, $(grep -c '<img' "$d/index.html" 2>/dev/null) plots"
+check "ratios are to 6.12" \
+	'grep -q "many 92.0±1.58 (0.90x)" $d/summary.txt' \
+	"$(grep -m1 'strategy' "$d/summary.txt")"
+
+d=$tmp/short
+make_logs "$d"
+sed -i '0,/^@R tf_munmap_busy_ms rcu+percpu /{/^@R tf_munmap_busy_ms rcu+percpu /d}' \
+	"$d/guest-bench.log"
+python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "a figure with 4 runs of 5 fails make run and is named" \
+	'[ $rc = 1 ] && grep -q "tf_munmap_busy_ms \[rcu+percpu\]: 4 of 5 runs" $tmp/err' \
+	"exit $rc: $(head -c 200 "$tmp/err")"
+
+d=$tmp/noperf
+make_logs "$d"
+grep -v '^@R mb_' "$d/guest-bench-612.log" > "$tmp/g" && mv "$tmp/g" "$d/guest-bench-612.log"
+echo "MISSING: no perf in the guest; every figure counted by perf is missing" \
+	>> "$d/guest-bench-612.log"
+python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "a guest without perf fails make run with its message" \
+	'[ $rc = 1 ] && grep -q "no perf in the guest" $tmp/err && grep -q "mb_ipi_t2 \[6.12\]: 0 of 5" $tmp/err && ! grep -q "^| IPI sends per call, 1 target(s) | sends | 6.12 | [1-9]" $d/report.md' \
+	"exit $rc: $(head -c 200 "$tmp/err")"
+
+d=$tmp/claim
+make_logs "$d"
+echo "FAIL|ledger: made up|over" >> "$d/ledger.txt"
+python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "a failed ledger claim fails make run" '[ $rc = 1 ] && grep -q "claim failed: ledger: made up" $tmp/err' \
+	"exit $rc"
+
+python3 "$here/report.py" compare "$tmp/full" "$tmp/claim" > "$tmp/cmp" 2>&1; rc=$?
+check "compare pairs every figure of two results.json" \
+	'[ $rc = 0 ] && [ "$(grep -c " 1.000$" $tmp/cmp)" -ge 100 ]' \
+	"exit $rc, $(grep -c ' 1.000$' "$tmp/cmp") figures paired"

@@ -1,0 +1,503 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""report.py DIR | report.py compare A B: make run's report, expsync against 6.12.
+
+DIR holds what tools/expsync/run.sh gathered: guest-bench-612.log and
+guest-bench.log (the evaluation's raw records, "@R FIGURE VARIANT VALUE",
+one per run, from the CONFIG_EXPSYNC=n kernel and the expsync one),
+ledger-bench-612.log and ledger-bench.log (the isolation ledger's
+"# ledger LABEL cause=N ..." lines, one per window), ledger.txt (its
+claims, tools/expsync/ledger.py), fastpath.txt and phases.txt.
+
+Writes DIR/results.json (every raw run), DIR/report.md (every table),
+DIR/index.html (the tables and the plots, gnuplot PNGs embedded) and
+DIR/summary.txt (at most 40 lines, printed too).  Each figure is given
+per variant as mean, sample standard deviation and min over its runs,
+and as a ratio to 6.12's mean (or, for a figure 6.12 cannot show, to the
+variant that is 6.12's code path).  Exits 1, naming them, when a figure
+lacks runs (fewer than 5, 3 with QUICK=1), when a guest reported a
+missing figure or a failed script, or when a claim of the ledger or the
+fast path failed: nothing prints as a number that was not measured.
+
+"compare A B" prints, for every figure and variant in both
+A/results.json and B/results.json, the two means and B's ratio to A.
+"""
+import base64
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+CAUSES = ["timer", "callfn", "callfn1", "resched", "irqwork", "work", "timers",
+          "hrtimers"]
+LEDGER_WHAT = {
+    "timer": "local timer interrupts", "callfn": "call-function IPIs",
+    "callfn1": "call-function-single IPIs", "resched": "reschedule IPIs",
+    "irqwork": "irq_work interrupts", "work": "work items run",
+    "timers": "timer expiries", "hrtimers": "hrtimer expiries"}
+# The ledger's expsync windows (run.sh LEDGER_CONFIGS), as variants.
+LEDGER_VARIANTS = ["rcu/user-return", "immediate/direct", "auto/periodic"]
+TF_MODES = ["immediate", "rcu+percpu", "rcu+gather"]
+VMSTAT = ["periodic", "user-return", "direct"]
+
+
+def figures():
+    """Every figure make run must produce: (id, section, title, unit,
+    better, expsync variants, base).  base is "6.12" (the figure is
+    measured on the CONFIG_EXPSYNC=n kernel too) or the expsync variant
+    that is 6.12's code path, for what 6.12 does not expose."""
+    f = []
+
+    def add(fid, sec, title, unit, better, variants, base="6.12"):
+        f.append(dict(id=fid, section=sec, title=title, unit=unit, better=better,
+                      variants=variants, base=base))
+    for t in (2, 3, 4):
+        add("mb_ipi_t%d" % t, "membarrier", "IPI sends per call, %d target(s)" % (t - 1),
+            "sends", "lower", ["many", "single"])
+        add("mb_ns_t%d" % t, "membarrier", "time per call, %d target(s)" % (t - 1),
+            "ns", "lower", ["many", "single"])
+    for c in (1, 2, 3):
+        add("mb_coalesce_c%d_cps" % c, "membarrier",
+            "calls per second, %d concurrent caller(s)" % c, "calls/s", "higher",
+            ["off", "on"])
+        add("mb_coalesce_c%d_rounds" % c, "membarrier",
+            "IPIs to the target per call, %d caller(s)" % c, "IPIs", "lower", ["off", "on"])
+        add("mb_coalesce_c%d_p99_us" % c, "membarrier",
+            "p99 call latency, %d caller(s)" % c, "us", "lower", ["off", "on"])
+        add("mb_coalesce_c%d_max_us" % c, "membarrier",
+            "worst call latency, %d caller(s)" % c, "us", "lower", ["off", "on"])
+    for h, what in (("alone", "alone"), ("hammer", "beside an unprivileged hammer")):
+        add("mb_victim_%s_ns" % h, "membarrier", "another process's call, %s" % what,
+            "ns", "lower", ["off", "on"])
+        add("mb_victim_%s_p99_us" % h, "membarrier",
+            "another process's p99 latency, %s" % what, "us", "lower", ["off", "on"])
+    for w, what in (("malloc_t1", "malloc1, 1 thread"), ("malloc_t2", "malloc1, 2 threads"),
+                    ("malloc_t4", "malloc1, 4 threads"), ("munmap", "munmap loop")):
+        add("tf_%s_task_ms" % w, "table_free", "%s: benchmark time" % what, "ms", "lower",
+            TF_MODES)
+        add("tf_%s_busy_ms" % w, "table_free", "%s: all CPUs' busy time" % what, "ms",
+            "lower", TF_MODES)
+        add("tf_%s_rcu_per_1000" % w, "table_free",
+            "%s: call_rcu() per 1000 munmaps" % what, "calls", "lower", TF_MODES)
+        add("tf_%s_tables_per_rcu" % w, "table_free",
+            "%s: page tables per call_rcu() of tables" % what, "tables", "higher",
+            ["rcu+percpu", "rcu+gather"], base="rcu+gather")
+    add("vm_getppid_ns", "vmstat", "null system call on the isolated CPU", "ns", "lower",
+        VMSTAT)
+    add("vm_page_cycle_ns", "vmstat", "mmap+touch+munmap on the isolated CPU", "ns",
+        "lower", VMSTAT)
+    add("vm_stale_share", "vmstat", "samples with unfolded differentials", "share",
+        "lower", VMSTAT, base="periodic")
+    add("vm_update_work", "vmstat", "vmstat_update work items on the isolated CPU",
+        "items", "lower", VMSTAT, base="periodic")
+    for c in CAUSES:
+        add("ledger_%s" % c, "ledger", LEDGER_WHAT[c] + " on the isolated CPU per window",
+            "count", "lower", LEDGER_VARIANTS)
+    add("sng_membarrier_ops", "programs", "stress-ng --membarrier", "bogo-ops/s",
+        "higher", ["off", "on"])
+    add("sng_mmap_ops", "programs", "stress-ng --mmap", "bogo-ops/s", "higher", TF_MODES)
+    add("sng_vm_ops", "programs", "stress-ng --vm", "bogo-ops/s", "higher", TF_MODES)
+    add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU", "IRQs", "lower",
+        ["expsync"])
+    add("rtla_noise_us", "programs", "rtla osnoise: noise on the isolated CPU", "us",
+        "lower", ["expsync"])
+    return f
+
+
+# The summary: one line per claim, (figure, what it says).
+HEADLINES = [
+    ("mb_ipi_t4", "membarrier strategy, 3 targets"),
+    ("mb_coalesce_c3_cps", "membarrier, 3 concurrent callers"),
+    ("mb_coalesce_c3_rounds", "membarrier rounds per call, 3 callers"),
+    ("mb_coalesce_c3_p99_us", "membarrier p99 latency, 3 callers"),
+    ("mb_victim_hammer_ns", "a process beside a membarrier hammer"),
+    ("tf_malloc_t1_task_ms", "seed 001 malloc1, task time"),
+    ("tf_malloc_t1_busy_ms", "seed 001 malloc1, system-wide"),
+    ("tf_malloc_t4_busy_ms", "malloc1 4 threads, system-wide"),
+    ("tf_munmap_busy_ms", "munmap loop, system-wide"),
+    ("tf_munmap_rcu_per_1000", "munmap loop, call_rcu per 1000"),
+    ("vm_getppid_ns", "vmstat: null syscall, isolated CPU"),
+    ("vm_page_cycle_ns", "vmstat: page map cycle, isolated"),
+    ("vm_stale_share", "vmstat: stale samples (vs periodic)"),
+    ("ledger_timer", "ledger: timer IRQs, isolated CPU"),
+    ("ledger_callfn", "ledger: call-function IPIs"),
+    ("ledger_work", "ledger: work items"),
+    ("sng_membarrier_ops", "stress-ng --membarrier"),
+    ("sng_mmap_ops", "stress-ng --mmap"),
+    ("sng_vm_ops", "stress-ng --vm"),
+    ("rtla_irq", "rtla osnoise IRQs, isolated CPU"),
+]
+
+
+def records(path, variant_612):
+    """{(figure, variant): [values]} from a guest log's "@R" lines;
+    variant "6.12" comes only from the CONFIG_EXPSYNC=n log."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.match(r"@R (\S+) (\S+) (\S+)\s*$", line)
+            if not m:
+                continue
+            fid, v, val = m.groups()
+            if (v == "6.12") != variant_612:
+                continue
+            try:
+                x = float(val)
+            except ValueError:
+                continue
+            if math.isfinite(x):
+                out.setdefault((fid, v), []).append(x)
+    return out
+
+
+def ledger_records(path, is_612):
+    """The ledger's windows as records: ledger_CAUSE per window."""
+    out = {}
+    if not os.path.exists(path):
+        return out
+    with open(path, errors="replace") as f:
+        for line in f:
+            m = re.search(r"# ledger (\S+)((?: \S+=\S+)+)", line)
+            if not m:
+                continue
+            kv = dict(x.split("=", 1) for x in m.group(2).split())
+            if is_612:
+                v = "6.12"
+            else:
+                lm = re.search(r"table_free=([^,]+),vmstat_drain=([^:]+)", m.group(1))
+                if not lm:
+                    continue
+                v = "%s/%s" % lm.groups()
+            for c in CAUSES:
+                if kv.get(c, "").isdigit():
+                    out.setdefault(("ledger_" + c, v), []).append(float(kv[c]))
+    return out
+
+
+def stats(xs):
+    n = len(xs)
+    mean = sum(xs) / n
+    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
+    return dict(n=n, mean=mean, sd=sd, min=min(xs), runs=xs)
+
+
+def fmt(x):
+    if x is None:
+        return "-"
+    a = abs(x)
+    if a >= 1000:
+        return "%.0f" % x
+    if a >= 10:
+        return "%.1f" % x
+    if a >= 1:
+        return "%.2f" % x
+    return "%.3f" % x
+
+
+def build(d):
+    quick = bool(os.environ.get("QUICK"))
+    need = 3 if quick else 5
+    data = {}
+    data.update(records(os.path.join(d, "guest-bench-612.log"), True))
+    data.update(records(os.path.join(d, "guest-bench.log"), False))
+    data.update(ledger_records(os.path.join(d, "ledger-bench-612.log"), True))
+    data.update(ledger_records(os.path.join(d, "ledger-bench.log"), False))
+    figs = figures()
+    missing = []
+    # The ledger runs 3 windows of 6.12 per window of each expsync policy
+    # (LEDGER_REPEAT 2, 1 with QUICK): fewer runs per variant than the rest.
+    for f in figs:
+        f["stats"] = {}
+        want = ([] if f["base"] != "6.12" else ["6.12"]) + f["variants"]
+        for v in want:
+            xs = data.get((f["id"], v), [])
+            if f["section"] == "ledger":
+                n_need = (3 if v == "6.12" else 1) * (1 if quick else 2)
+            else:
+                n_need = need
+            if len(xs) < n_need:
+                missing.append("%s [%s]: %d of %d runs" % (f["id"], v, len(xs), n_need))
+            if xs:
+                f["stats"][v] = stats(xs)
+        base = f["stats"].get(f["base"])
+        for v, s in f["stats"].items():
+            s["ratio"] = s["mean"] / base["mean"] if base and base["mean"] else None
+    return figs, missing, quick
+
+
+def guest_problems(d):
+    """The MISSING/FAILED lines the guests printed, and failed guests."""
+    out = []
+    for k in ("bench-612", "bench"):
+        p = os.path.join(d, "guest-%s.log" % k)
+        if not os.path.exists(p):
+            out.append("no evaluation log of the %s kernel (%s)" % (k, p))
+            continue
+        with open(p, errors="replace") as f:
+            for line in f:
+                if re.match(r"\s*(MISSING|FAILED)\b", line):
+                    out.append("%s: %s" % (k, line.strip()))
+    return out
+
+
+def claims(d):
+    """The STATUS|name|detail lines of the ledger and the fast path."""
+    out = []
+    for name in ("ledger.txt", "fastpath.txt"):
+        p = os.path.join(d, name)
+        if not os.path.exists(p):
+            out.append(("FAIL", name, "not produced"))
+            continue
+        with open(p, errors="replace") as f:
+            for line in f:
+                m = re.match(r"(PASS|FAIL)\|([^|]*)\|(.*)$", line.strip())
+                if m:
+                    out.append(m.groups())
+    return out
+
+
+def variant_cells(f):
+    cells = []
+    for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
+        s = f["stats"].get(v)
+        if not s:
+            cells.append("%s MISSING" % v)
+            continue
+        r = "" if v == f["base"] or s["ratio"] is None else " (%.2fx)" % s["ratio"]
+        cells.append("%s %s±%s%s" % (v, fmt(s["mean"]), fmt(s["sd"]), r))
+    return cells
+
+
+def summary(figs, missing, problems, cls, phases):
+    byid = {f["id"]: f for f in figs}
+    lines = ["expsync against 6.12 (CONFIG_EXPSYNC=n), QEMU TCG -icount: mean±sd over runs,"
+             " (ratio to 6.12)"]
+    for fid, what in HEADLINES:
+        f = byid[fid]
+        lines.append("%-36s %s: %s" % (what, f["unit"], "  ".join(variant_cells(f))))
+    fails = [c for c in cls if c[0] == "FAIL"]
+    lines.append("claims (ledger, fast path): %d passed, %d failed%s" % (
+        len(cls) - len(fails), len(fails),
+        "".join("\n  FAIL %s: %s" % (n, dt[:120]) for _, n, dt in fails[:5])))
+    if phases:
+        lines.append("phases: " + "; ".join(phases))
+    if missing or problems:
+        lines.append("MISSING (make run fails): %d figures; %s" % (
+            len(missing), "; ".join((problems + missing)[:6])[:400]))
+    return lines[:40]
+
+
+def markdown(figs, missing, problems, cls, quick):
+    md = ["# expsync against 6.12", "",
+          "Every figure is measured on the `CONFIG_EXPSYNC=n` bench kernel (6.12, with "
+          "the series' first patch) and on the expsync bench kernel, in one `make run`, "
+          "under QEMU TCG `-icount shift=0,sleep=off` (a guest ns is one instruction) "
+          "except the isolation ledger (interrupt counts, no -icount).  "
+          "mean, sd (sample standard deviation) and min are over runs; ratio is the "
+          "mean over the 6.12 mean (or over the variant named as base)."
+          + ("  QUICK=1: 3 runs per figure." if quick else ""), ""]
+    sec = None
+    for f in figs:
+        if f["section"] != sec:
+            sec = f["section"]
+            md += ["## " + sec, "",
+                   "| figure | unit | variant | n | mean | sd | min | ratio | base |",
+                   "|---|---|---|---|---|---|---|---|---|"]
+        for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
+            s = f["stats"].get(v)
+            if not s:
+                md.append("| %s | %s | %s | 0 | MISSING | | | | %s |" %
+                          (f["title"], f["unit"], v, f["base"]))
+                continue
+            md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s |" % (
+                f["title"], f["unit"], v, s["n"], fmt(s["mean"]), fmt(s["sd"]),
+                fmt(s["min"]), "-" if s["ratio"] is None else "%.3f" % s["ratio"],
+                f["base"]))
+    md += ["", "## claims (tools/expsync/ledger.py, fastpath-check.sh)", ""]
+    md += ["- %s %s: %s" % c for c in cls]
+    if missing or problems:
+        md += ["", "## MISSING", ""] + ["- " + m for m in problems + missing]
+    return md
+
+
+def gnuplot(script):
+    with tempfile.NamedTemporaryFile("w", suffix=".gp", delete=False) as t:
+        t.write(script)
+    try:
+        return subprocess.run(["gnuplot", t.name], capture_output=True).returncode == 0
+    finally:
+        os.unlink(t.name)
+
+
+def bars(figs, ids, title, path):
+    """Bars with error bars: each variant's mean/6.12 mean, sd/6.12 mean."""
+    rows = []
+    variants = []
+    for fid in ids:
+        f = next(x for x in figs if x["id"] == fid)
+        base = f["stats"].get(f["base"])
+        if not base or not base["mean"]:
+            continue
+        for v in ([f["base"]] + [x for x in f["variants"] if x != f["base"]]):
+            if v not in variants:
+                variants.append(v)
+        rows.append((f, base))
+    if not rows:
+        return False
+    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
+        for f, base in rows:
+            t.write('"%s"' % f["title"].replace('"', "'"))
+            for v in variants:
+                s = f["stats"].get(v)
+                if s:
+                    t.write(" %g %g" % (s["mean"] / base["mean"], s["sd"] / base["mean"]))
+                else:
+                    t.write(" NaN NaN")
+            t.write("\n")
+        dat = t.name
+    plots = ", ".join('"%s" using %d:%d:xtic(1) title "%s"' % (dat, 2 + 2 * i, 3 + 2 * i, v)
+                      for i, v in enumerate(variants))
+    ok = gnuplot("""set terminal pngcairo noenhanced size 1000,420 font ",9"
+set output "%s"
+set title "%s (ratio to 6.12 or to the base variant; error bars: sd)"
+set style data histogram
+set style histogram errorbars gap 2 lw 1
+set style fill solid 0.6 border -1
+set yrange [0:*]
+set xtics rotate by -20 scale 0
+set key outside right
+plot %s
+""" % (path, title, plots))
+    os.unlink(dat)
+    return ok and os.path.exists(path)
+
+
+def callers_plot(figs, path):
+    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
+        for c in (1, 2, 3):
+            f = next(x for x in figs if x["id"] == "mb_coalesce_c%d_cps" % c)
+            t.write("%d" % c)
+            for v in ("6.12", "off", "on"):
+                s = f["stats"].get(v)
+                t.write(" %g %g" % ((s["mean"], s["sd"]) if s else (float("nan"),) * 2))
+            t.write("\n")
+        dat = t.name
+    ok = gnuplot("""set terminal pngcairo noenhanced size 700,420 font ",9"
+set output "%s"
+set title "membarrier PRIVATE_EXPEDITED calls per second (guest time) vs concurrent callers"
+set xlabel "concurrent callers"
+set ylabel "calls per second"
+set xtics 1
+set xrange [0.5:3.5]
+set yrange [0:*]
+plot "%s" using 1:2:3 with yerrorlines title "6.12", \
+     "%s" using 1:4:5 with yerrorlines title "membarrier_coalesce=off", \
+     "%s" using 1:6:7 with yerrorlines title "membarrier_coalesce=on"
+""" % (path, dat, dat, dat))
+    os.unlink(dat)
+    return ok and os.path.exists(path)
+
+
+def html(d, md, figs):
+    imgs = []
+    plots = [("membarrier", ["mb_ipi_t2", "mb_ipi_t3", "mb_ipi_t4", "mb_coalesce_c3_rounds",
+                             "mb_coalesce_c3_p99_us", "mb_victim_hammer_ns"]),
+             ("table_free", ["tf_malloc_t1_task_ms", "tf_malloc_t1_busy_ms",
+                             "tf_malloc_t4_busy_ms", "tf_munmap_task_ms",
+                             "tf_munmap_busy_ms"]),
+             ("vmstat", ["vm_getppid_ns", "vm_page_cycle_ns"]),
+             ("ledger", ["ledger_" + c for c in CAUSES if c != "irqwork"]),
+             ("programs", ["sng_membarrier_ops", "sng_mmap_ops", "sng_vm_ops", "rtla_irq"])]
+    missing = []
+    for name, ids in plots:
+        p = os.path.join(d, "plot-%s.png" % name)
+        if bars(figs, ids, name, p):
+            imgs.append((name, p))
+        else:
+            missing.append("plot " + name)
+    p = os.path.join(d, "plot-callers.png")
+    if callers_plot(figs, p):
+        imgs.append(("membarrier calls per second against callers", p))
+    else:
+        missing.append("plot callers")
+    body = []
+    for name, p in imgs:
+        with open(p, "rb") as f:
+            b64 = base64.b64encode(f.read()).decode()
+        body.append('<h3>%s</h3><img alt="%s" src="data:image/png;base64,%s">' %
+                    (name, name, b64))
+    esc = "\n".join(md).replace("&", "&amp;").replace("<", "&lt;")
+    with open(os.path.join(d, "index.html"), "w") as f:
+        f.write("<!DOCTYPE html><html><head><meta charset='utf-8'>"
+                "<title>expsync against 6.12</title></head><body>"
+                "<h1>expsync against 6.12</h1>%s<h2>Tables</h2><pre>%s</pre>"
+                "</body></html>\n" % ("\n".join(body), esc))
+    return missing
+
+
+def main_report(d):
+    figs, missing, quick = build(d)
+    problems = guest_problems(d)
+    cls = claims(d)
+    phases = []
+    if os.path.exists(os.path.join(d, "phases.txt")):
+        with open(os.path.join(d, "phases.txt")) as f:
+            phases = [re.sub(r"^\s*\((.*)\)\s*$", r"\1", x.strip()) for x in f if x.strip()]
+    md = markdown(figs, missing, problems, cls, quick)
+    with open(os.path.join(d, "report.md"), "w") as f:
+        f.write("\n".join(md) + "\n")
+    missing += html(d, md, figs)
+    with open(os.path.join(d, "results.json"), "w") as f:
+        json.dump({"quick": quick, "missing": missing, "problems": problems,
+                   "claims": [list(c) for c in cls],
+                   "figures": [{k: f[k] for k in ("id", "section", "title", "unit",
+                                                 "better", "base", "stats")}
+                               for f in figs]}, f, indent=1)
+    lines = summary(figs, missing, problems, cls, phases)
+    with open(os.path.join(d, "summary.txt"), "w") as f:
+        f.write("\n".join(lines) + "\n")
+    print("\n".join(lines))
+    bad = missing or problems or any(c[0] == "FAIL" for c in cls)
+    if bad:
+        print("report: FAILED: %s" % "; ".join(
+            (problems + missing + ["claim failed: " + c[1] for c in cls
+                                   if c[0] == "FAIL"])[:10]), file=sys.stderr)
+    return 1 if bad else 0
+
+
+def compare(a, b):
+    ra = json.load(open(os.path.join(a, "results.json")))
+    rb = json.load(open(os.path.join(b, "results.json")))
+    fb = {f["id"]: f for f in rb["figures"]}
+    print("%-34s %-18s %12s %12s %8s" % ("figure", "variant", "A mean", "B mean", "B/A"))
+    n = 0
+    for f in ra["figures"]:
+        g = fb.get(f["id"])
+        if not g:
+            continue
+        for v, s in f["stats"].items():
+            t = g["stats"].get(v)
+            if not t:
+                continue
+            n += 1
+            r = "%.3f" % (t["mean"] / s["mean"]) if s["mean"] else "-"
+            print("%-34s %-18s %12s %12s %8s" % (f["id"], v, fmt(s["mean"]),
+                                                 fmt(t["mean"]), r))
+    if not n:
+        print("compare: no figure in common", file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) == 4 and sys.argv[1] == "compare":
+        sys.exit(compare(sys.argv[2], sys.argv[3]))
+    if len(sys.argv) != 2:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    sys.exit(main_report(sys.argv[1]))
