@@ -85,11 +85,71 @@ static void expsync_count_policy(enum expsync_stat stat)
 
 /* === Knob types === */
 
-/* Scratch space of the ops and the sysctl handler, under expsync_policy_mutex. */
+/*
+ * Scratch space of the ops and the sysctl handler, under
+ * expsync_policy_mutex.  The texts hold EXPSYNC_TEXT_MAX characters, or
+ * more once expsync_size_texts() found that a list of nr_cpu_ids CPUs
+ * may need it: every value, and every CPU list, reads back whole.
+ */
 static struct cpumask expsync_scratch_mask;
-static char expsync_old_text[EXPSYNC_TEXT_MAX + 2];
-static char expsync_new_text[EXPSYNC_TEXT_MAX + 2];
-static char expsync_sysctl_text[EXPSYNC_TEXT_MAX + 2];
+static char expsync_texts[3][EXPSYNC_TEXT_MAX + 2];
+static char *expsync_old_text = expsync_texts[0];
+static char *expsync_new_text = expsync_texts[1];
+static char *expsync_sysctl_text = expsync_texts[2];
+/* Bytes in each text buffer, newline and NUL included. */
+static size_t expsync_text_size = EXPSYNC_TEXT_MAX + 2;
+
+/**
+ * expsync_cpulist_bound() - longest "%*pbl" text of a set of @n CPUs
+ * @n: how many CPU numbers there are (0 .. @n - 1)
+ *
+ * Each CPU is printed at most once, as a number of at most as many
+ * digits as @n - 1, followed by one separator ("," or "-"; none after
+ * the last).
+ *
+ * Return: an upper bound on the length, NUL not counted.
+ */
+static size_t expsync_cpulist_bound(unsigned int n)
+{
+	unsigned int digits = 1, top = n ? n - 1 : 0;
+
+	while (top >= 10) {
+		top /= 10;
+		digits++;
+	}
+	return (size_t)n * (digits + 1);
+}
+
+/*
+ * Once, before the first knob registers (slab is up, nr_cpu_ids is
+ * final): grow the text buffers so that any list of nr_cpu_ids CPUs
+ * fits.  With at most ~800 CPUs the static ones are enough.
+ */
+static void __init expsync_size_texts(void)
+{
+	size_t need = expsync_cpulist_bound(nr_cpu_ids) + 2;
+	char *buf;
+
+	if (need <= expsync_text_size)
+		return;
+	buf = kcalloc(3, need, GFP_KERNEL);
+	if (!buf) {
+		pr_warn("no memory for CPU lists longer than %d characters\n",
+			EXPSYNC_TEXT_MAX);
+		return;
+	}
+	/* No knob is registered yet: nothing reads the old buffers. */
+	expsync_old_text = buf;
+	expsync_new_text = buf + need;
+	expsync_sysctl_text = buf + 2 * need;
+	expsync_text_size = need;
+}
+
+/* The longest value a write may give, without the trailing newline. */
+static size_t expsync_text_max(void)
+{
+	return expsync_text_size - 2;
+}
 
 /* A word knob's value: exactly one word of its table, case and all. */
 static int expsync_word_index(const struct expsync_knob *knob, const char *text)
@@ -171,11 +231,13 @@ const struct expsync_knob_ops expsync_word_ops = {
 
 /*
  * A knob's value must read back whole: "0-4095:1/2" is short, but the
- * canonical form of its set may not fit EXPSYNC_TEXT_MAX.
+ * canonical form of its set is longer.  It always fits once
+ * expsync_size_texts() grew the buffers, the check is for when it could
+ * not.
  */
 static bool expsync_cpulist_fits(const struct cpumask *mask)
 {
-	return snprintf(NULL, 0, "%*pbl", cpumask_pr_args(mask)) <= EXPSYNC_TEXT_MAX;
+	return snprintf(NULL, 0, "%*pbl", cpumask_pr_args(mask)) <= expsync_text_max();
 }
 
 /* Parses @text into expsync_scratch_mask: a list of possible CPUs, "" for none. */
@@ -215,8 +277,8 @@ static int expsync_cpulist_reset(struct expsync_knob *knob)
 
 	knob->cpulist->def(&expsync_scratch_mask);
 	if (!expsync_cpulist_fits(&expsync_scratch_mask)) {
-		pr_warn("%s: default list is longer than %d characters; using none\n",
-			knob->name, EXPSYNC_TEXT_MAX);
+		pr_warn("%s: default list is longer than %zu characters; using none\n",
+			knob->name, expsync_text_max());
 		cpumask_clear(&expsync_scratch_mask);
 	}
 	err = expsync_cpulist_apply(knob, &expsync_scratch_mask);
@@ -326,12 +388,12 @@ int expsync_knob_write(struct expsync_knob *knob, const char *text,
 	}
 	*expsync_old_text = '\0';
 	if (ops->get)
-		ops->get(knob, expsync_old_text, sizeof(expsync_old_text));
+		ops->get(knob, expsync_old_text, expsync_text_size);
 	err = ops->set(knob, text);
 	if (!err && ops->get)
-		ops->get(knob, expsync_new_text, sizeof(expsync_new_text));
+		ops->get(knob, expsync_new_text, expsync_text_size);
 	else
-		strscpy(expsync_new_text, text, sizeof(expsync_new_text));
+		strscpy(expsync_new_text, text, expsync_text_size);
 	if (err)
 		expsync_count_policy(EXPSYNC_STAT_POLICY_REJECTED);
 	else if (ops->get && strcmp(expsync_old_text, expsync_new_text))
@@ -402,7 +464,7 @@ int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 		return -EINVAL;
 	}
 	/* "expsync.<name>" without '=' sets nothing, not even "". */
-	valid = val && strlen(val) <= EXPSYNC_TEXT_MAX && ops->valid(knob, val);
+	valid = val && strlen(val) <= expsync_text_max() && ops->valid(knob, val);
 	if (valid) {
 		err = expsync_knob_write(knob, val, "boot");
 		if (!err)
@@ -414,7 +476,7 @@ int expsync_knob_boot(struct expsync_knob *knob, const char *val)
 	if (ops->reset)
 		ops->reset(knob);
 	/* Not a small buffer: the value kept may be a long CPU list. */
-	ops->get(knob, expsync_old_text, sizeof(expsync_old_text));
+	ops->get(knob, expsync_old_text, expsync_text_size);
 	if (!valid) {
 		ops->accepted(knob, accepted, sizeof(accepted));
 		pr_warn("expsync.%s=%s is not valid; accepted: %s; keeping %s\n",
@@ -472,10 +534,10 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 			return -EINVAL;
 		/* @buffer is a kernel buffer: no fault under the mutex. */
 		guard(mutex)(&expsync_policy_mutex);
-		knob->ops->get(knob, text, sizeof(expsync_sysctl_text));
+		knob->ops->get(knob, text, expsync_text_size);
 		tmp = *table;
 		tmp.data = text;
-		tmp.maxlen = sizeof(expsync_sysctl_text);
+		tmp.maxlen = expsync_text_size;
 		return proc_dostring(&tmp, 0, buffer, lenp, ppos);
 	}
 	if (!capable(CAP_SYS_ADMIN))
@@ -484,7 +546,7 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 	 * A continued write (non-zero offset) is as bad as a bad value.  The
 	 * limit is on the value, after echo's newline is stripped.
 	 */
-	if (*ppos || !len || len - (((char *)buffer)[len - 1] == '\n') > EXPSYNC_TEXT_MAX)
+	if (*ppos || !len || len - (((char *)buffer)[len - 1] == '\n') > expsync_text_max())
 		goto rejected;
 	/* A NUL inside the buffer would make a prefix look like a value. */
 	if (memchr(buffer, '\0', len))
@@ -543,6 +605,10 @@ void __init expsync_register_knobs(struct expsync_knob *knobs, unsigned int nr)
 	struct ctl_table *table;
 	unsigned int i, a;
 
+	scoped_guard(mutex, &expsync_policy_mutex) {
+		if (list_empty(&expsync_knobs))
+			expsync_size_texts();
+	}
 	table = kcalloc(nr, sizeof(*table), GFP_KERNEL);
 	for (i = 0; i < nr; i++) {
 		struct expsync_knob *knob = &knobs[i];

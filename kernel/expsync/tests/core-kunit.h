@@ -262,6 +262,38 @@ static void expsync_test_cpulist(struct kunit *test)
 	}
 }
 
+/*
+ * Any set of n CPUs prints within expsync_cpulist_bound(n): the worst
+ * patterns (every other CPU, pairs "a-b," with a gap, all, the last
+ * alone) for small and huge n; and the texts hold a list of every
+ * possible CPU number, so that each value reads back whole.
+ */
+static void expsync_test_cpulist_bound(struct kunit *test)
+{
+	static const unsigned int sizes[] = { 1, 2, 8, 10, 11, 100, 101, 1000, 4096, 8192 };
+	unsigned int i, b, p;
+
+	KUNIT_EXPECT_GE(test, expsync_text_max(), expsync_cpulist_bound(nr_cpu_ids));
+	KUNIT_EXPECT_GE(test, expsync_text_max(), (size_t)EXPSYNC_TEXT_MAX);
+	for (i = 0; i < ARRAY_SIZE(sizes); i++) {
+		unsigned int n = sizes[i];
+		unsigned long *bits = bitmap_zalloc(n, GFP_KERNEL);
+
+		KUNIT_ASSERT_NOT_NULL(test, bits);
+		for (p = 0; p < 4; p++) {
+			bitmap_zero(bits, n);
+			for (b = 0; b < n; b++)
+				if ((p == 0 && b % 2 == 0) || (p == 1 && b % 3 != 2) || p == 2)
+					__set_bit(b, bits);
+			if (p == 3)
+				__set_bit(n - 1, bits);
+			KUNIT_EXPECT_LE_MSG(test, (size_t)snprintf(NULL, 0, "%*pbl", n, bits),
+					    expsync_cpulist_bound(n), "n %u pattern %u", n, p);
+		}
+		bitmap_free(bits);
+	}
+}
+
 /* The registered word knobs, one test case each. */
 static const void *expsync_word_knob_gen(const void *prev, char *desc)
 {
@@ -319,6 +351,7 @@ static struct kunit_case expsync_core_cases[] = {
 	KUNIT_CASE(expsync_test_boot),
 	KUNIT_CASE(expsync_test_sysctl),
 	KUNIT_CASE(expsync_test_cpulist),
+	KUNIT_CASE(expsync_test_cpulist_bound),
 	KUNIT_CASE_PARAM(expsync_test_real_words, expsync_word_knob_gen),
 	{}
 };

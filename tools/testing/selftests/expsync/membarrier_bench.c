@@ -1,9 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * membarrier_bench THREADS CALLS [CMD [CALLERS [FIRST_CPU]]]
+ * membarrier_bench THREADS CALLS [CMD [CALLERS [CPUS]]]
  *
- * THREADS threads of one process, each pinned to its own CPU (FIRST_CPU,
- * default 0, .. FIRST_CPU+THREADS-1); threads 0 .. CALLERS-1 (default 1)
+ * THREADS threads of one process, thread i pinned to CPU i, or to the
+ * i-th CPU of CPUS, a comma-separated list; threads 0 .. CALLERS-1 (default 1)
  * each issue CALLS membarrier(CMD) calls, all starting at once, while
  * the others spin in user mode, so every call targets at least
  * THREADS-CALLERS CPUs.
@@ -37,7 +37,7 @@
 
 static atomic_int ready, go, stop;
 static int cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
-static long calls, first_cpu;
+static long calls, cpus[64];
 /* Each call's latency in ns, CALLS per caller, caller i at i * CALLS. */
 static double *lat;
 
@@ -58,7 +58,7 @@ static int cmp_double(const void *a, const void *b)
 
 static void *spinner(void *arg)
 {
-	pin_to_cpu(first_cpu + (long)arg);
+	pin_to_cpu(cpus[(long)arg]);
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load_explicit(&stop, memory_order_relaxed))
 		;
@@ -71,7 +71,7 @@ static void *caller(void *arg)
 	double *mine = lat + (long)arg * calls, t;
 	long i;
 
-	pin_to_cpu(first_cpu + (long)arg);
+	pin_to_cpu(cpus[(long)arg]);
 	atomic_fetch_add(&ready, 1);
 	while (!atomic_load(&go))
 		;
@@ -92,10 +92,11 @@ int main(int argc, char **argv)
 	pthread_t th[64];
 	long threads, callers = 1, i, n;
 	double a, b, ns;
+	char *p = NULL;
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: %s THREADS CALLS [private|global|sync_core|rseq [CALLERS [FIRST_CPU]]]\n",
+			"usage: %s THREADS CALLS [private|global|sync_core|rseq [CALLERS [CPUS]]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -116,12 +117,21 @@ int main(int argc, char **argv)
 	}
 	if (argc > 4)
 		callers = atol(argv[4]);
-	if (argc > 5)
-		first_cpu = atol(argv[5]);
-	if (calls < 0 || first_cpu < 0 || threads < 1 || threads > 64 ||
-	    first_cpu + threads > sysconf(_SC_NPROCESSORS_ONLN)) {
-		fprintf(stderr, "CALLS must be >= 0 and FIRST_CPU .. FIRST_CPU+THREADS-1 online CPUs\n");
+	if (calls < 0 || threads < 1 || threads > 64) {
+		fprintf(stderr, "CALLS must be >= 0, THREADS 1 .. 64\n");
 		return 2;
+	}
+	if (argc > 5)
+		p = argv[5];
+	for (i = 0; i < threads; i++) {
+		cpus[i] = p ? strtol(p, &p, 10) : i;
+		if (p && *p == ',')
+			p++;
+		if (cpus[i] < 0 || cpus[i] >= sysconf(_SC_NPROCESSORS_ONLN) ||
+		    (p && (!*p) != (i == threads - 1))) {
+			fprintf(stderr, "CPUS must list THREADS online CPUs, each thread's\n");
+			return 2;
+		}
 	}
 	if (callers < 1 || callers > threads) {
 		fprintf(stderr, "CALLERS must be 1 .. THREADS\n");
@@ -132,7 +142,7 @@ int main(int argc, char **argv)
 		perror("calloc");
 		return 1;
 	}
-	pin_to_cpu(first_cpu);
+	pin_to_cpu(cpus[0]);
 	for (i = 1; i < threads; i++)
 		pthread_create(&th[i], NULL, i < callers ? caller : spinner, (void *)i);
 	while (atomic_load(&ready) != threads - 1)

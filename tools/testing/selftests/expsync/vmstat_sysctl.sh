@@ -49,7 +49,7 @@ done
 	{ echo "not ok 1 vmstat_drain_cpus: lists round-trip, empty and 4094-byte ones too"
 	  fail=1; }
 bad=0
-# A valid list, but longer than EXPSYNC_TEXT_MAX (4094 characters).
+# A valid list, but longer than the limit (4094 characters with few CPUs).
 for w in "abc" "1-" "-1" "9999" "0-1,x" "0 1" "0-1 " "${at_max}0"; do
 	if put $cpus "$w"; then
 		echo "# '$w' was accepted"; bad=1
