@@ -64,7 +64,7 @@ def figures():
             "calls per second, %d concurrent caller(s)" % c, "calls/s", "higher",
             ["off", "on"])
         add("mb_coalesce_c%d_rounds" % c, "membarrier",
-            "ipi_mb IPI sends per call, %d caller(s)" % c, "sends", "lower", ["off", "on"])
+            "IPI handler runs per call, %d caller(s)" % c, "runs", "lower", ["off", "on"])
         add("mb_coalesce_c%d_p99_us" % c, "membarrier",
             "p99 call latency, %d caller(s)" % c, "us", "lower", ["off", "on"])
         add("mb_coalesce_c%d_max_us" % c, "membarrier",
@@ -111,7 +111,7 @@ def figures():
 HEADLINES = [
     ("mb_ipi_t3", "membarrier strategy, 2 targets"),
     ("mb_coalesce_c3_cps", "membarrier, 3 concurrent callers"),
-    ("mb_coalesce_c3_rounds", "membarrier IPI sends/call, 3 callers"),
+    ("mb_coalesce_c3_rounds", "membarrier IPI handlers/call, 3 callers"),
     ("mb_coalesce_c3_p99_us", "membarrier p99 latency, 3 callers"),
     ("mb_victim_hammer_ns", "a process beside a membarrier hammer"),
     ("tf_malloc_t1_task_ms", "seed 001 malloc1, task time"),

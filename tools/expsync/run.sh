@@ -62,7 +62,8 @@ ledger_on() {
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "ledger-$1" --smp 3 --timeout 1800 \
 		--append "nohz_full=2 isolcpus=nohz,domain,2" \
-		-- "LEDGER_SECONDS=$secs LEDGER_REPEAT=$repeat" \
+		-- "${NO_PERF:+mount --bind /dev/null \$(command -v perf);}" \
+		"LEDGER_SECONDS=$secs LEDGER_REPEAT=$repeat" \
 		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
 		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh" > "$2" 2>&1
 }

@@ -11,11 +11,14 @@
 #  - coalescing: membarrier_bench 3 CALLS private C, three threads of
 #    one process on CPUs 0-2, C of them calling at once and the others
 #    spinning (each thread is a target of the others' rounds): calls
-#    per second, p99 and worst latency of a call, and the IPI sends of
-#    the command's handler (ipi_mb) per call; variants off, on;
-#  - another process (a caller on CPU 2, a spinner on CPU 1) timed alone
-#    and beside an unprivileged hammer (user nobody: a caller on CPU 0,
-#    a spinner on CPU 1): ns per call and p99; variants off, on.
+#    per second, p99 and worst latency of a call, and the runs of the
+#    command's IPI handler (csd:csd_function_entry, func ipi_mb: one per
+#    target CPU a round reached) per call; variants off, on;
+#  - another process (one thread on CPU 2 calling GLOBAL_EXPEDITED: no
+#    other CPU runs a registered process, so it sends no IPI, but it
+#    takes the IPI mutex) timed alone and beside an unprivileged hammer
+#    (user nobody, PRIVATE_EXPEDITED: a caller on CPU 0, a spinner on
+#    CPU 1): ns per call and p99; variants off, on.
 # The isolated CPU 3 takes no part: under -icount a spinning vCPU with
 # no tick keeps the host thread until QEMU's 100 ms round-robin kick,
 # so every IPI to it would cost most of that (1.5 s per call, measured).
@@ -54,17 +57,13 @@ for v in $(variants many single); do
 done
 set_knob membarrier_ipi "$orig_ipi"
 
-# handler_sends CMD... -> "ipi_mb-sends bench-output" of one run
-handler_sends() {
-	local out res f='callback.function == ipi_mb'
+# handler_runs CMD... -> "ipi_mb-runs bench-output" of one run
+handler_runs() {
+	local out res
 	out=$(mktemp)
-	# perf 6.1's libtraceevent cannot parse ipi_send_cpumask's format
-	# and says so on stderr; the counts are not affected.
-	res=$(perf stat -a -x, -o "$out" -e ipi:ipi_send_cpu --filter "$f" \
-		-e ipi:ipi_send_cpumask --filter "$f" -- "$@" \
-		2> >(grep -v -e '^libtraceevent' -e '__get_cpumask' >&2))
-	[ -n "$res" ] && [ -n "$(perf_value "$out" ipi:ipi_send_cpu)" ] &&
-		echo "$(awk -F, '$3 ~ /^ipi:/ { s += $1 } END { print s }' "$out") $res"
+	res=$("$dir/tpcount" -a -o "$out" -e 'csd:csd_function_entry/func.function == ipi_mb' \
+		-- "$@")
+	[ -n "$res" ] && [ -s "$out" ] && echo "$(awk '{ print $1 }' "$out") $res"
 	rm -f "$out"
 }
 
@@ -72,7 +71,7 @@ for v in $(variants off on); do
 	set_knob membarrier_coalesce "$v" || { echo "  cannot set membarrier_coalesce=$v"; fail=1; }
 	for c in 1 2 3; do
 		for i in $(seq "$reps"); do
-			read -r ipis _ _ _ cps _ p99 _ max < <(handler_sends \
+			read -r ipis _ _ _ cps _ p99 _ max < <(handler_runs \
 				"$dir/membarrier_bench" 3 "$ccalls" private "$c")
 			record "mb_coalesce_c${c}_cps" "$v" "$cps" || fail=1
 			record "mb_coalesce_c${c}_p99_us" "$v" \
@@ -95,7 +94,7 @@ for v in $(variants off on); do
 				hp=$!
 				sleep 0.2
 			fi
-			read -r _ ns _ _ _ p99 _ < <("$dir/membarrier_bench" 2 "$ccalls" private 1 2,1)
+			read -r _ ns _ _ _ p99 _ < <("$dir/membarrier_bench" 1 "$ccalls" global 1 2)
 			if [ -n "$hp" ]; then
 				# The hammer must still be hammering, or the figure is not one.
 				kill -0 "$hp" 2>/dev/null || ns=

@@ -7,14 +7,16 @@
 # 6.12's RCU path; "6.12" on CONFIG_EXPSYNC=n, where x86 without a
 # paravirt flush frees them with the page batch).  Per run (lib.sh
 # record), each minus the mean of the same command run with 0 rounds (the
-# exits of the benchmark, the shell and perf themselves):
-#  - task_ms: perf stat -e task-clock of the benchmark alone (guest clock,
+# exits of the benchmark, the shell and the counter themselves):
+#  - task_ms: the CPU time of the benchmark's threads over its work
+#    (CLOCK_PROCESS_CPUTIME_ID, what task-clock counts; guest clock,
 #    -icount under make run);
 #  - busy_ms: the busy time of all CPUs from /proc/stat over the run,
 #    which also holds the RCU callbacks, softirqs and kthreads that
 #    task-clock charges to nobody;
 #  - rcu_per_1000: every call_rcu() in the system (rcu:rcu_callback,
-#    perf stat -a) per 1000 munmaps;
+#    counted on every CPU by tpcount -a: perf stat's counting without
+#    its 4 s start-up under TCG) per 1000 munmaps;
 # and, on expsync under rcu, tables per call_rcu() of page tables from
 # the expsync counters (6.12 has no such counter).
 . "$(dirname "$0")/../lib.sh"
@@ -22,10 +24,18 @@ bench=$(expsync_ksft_dir)/table_free_bench
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
 reps=$(eval_reps)
-rounds=${TF_ROUNDS:-$([ -n "${QUICK:-}" ] && echo 1000 || echo 4000)}
+# Rounds: a run of the single-threaded loops must be long against the
+# 10 ms resolution of /proc/stat.  With threads sharing the mm, every
+# munmap IPIs the other vCPUs, which under -icount wait their
+# round-robin turn (several ms each): far fewer rounds.
+if [ -n "${QUICK:-}" ]; then
+	rounds=4000 mrounds=2000 t2rounds=25 t4rounds=12
+else
+	rounds=16000 mrounds=8000 t2rounds=100 t4rounds=50
+fi
 
 echo "== table_free ($reps runs per figure, minus $reps runs with 0 rounds)"
-if [ ! -x "$bench" ] || ! perf list 2>/dev/null | grep -q rcu:rcu_callback; then
+if [ ! -x "$bench" ] || [ ! -d /sys/kernel/tracing/events/rcu/rcu_callback ]; then
 	echo "  MISSING: needs table_free_bench and the rcu:rcu_callback tracepoint"
 	exit 1
 fi
@@ -38,18 +48,16 @@ busy_ms() {
 		printf "%d\n", ($2 + $3 + $4 + $7 + $8 + $9) * 1000 / hz }' /proc/stat
 }
 
-# One run: "task_clock_ms busy_ms call_rcu_events" of BENCH-ARGS.
+# One run: "task_ms busy_ms call_rcu_events" of BENCH-ARGS.
 run_once() {
 	local out b0 b1 ev ms
 	out=$(mktemp)
 	b0=$(busy_ms)
-	perf stat -a -x, -o "$out.all" -e rcu:rcu_callback -- \
-		sh -c 'perf stat -x, -o "$0" -e task-clock -- "$@" >/dev/null; sleep 0.05' \
-		"$out" "$bench" "$@" 2>/dev/null
+	ms=$("$(dirname "$bench")/tpcount" -a -o "$out" -e rcu:rcu_callback -- "$bench" "$@" |
+		awk '{ print $4 }')
 	b1=$(busy_ms)
-	ms=$(perf_value "$out" task-clock)
-	ev=$(perf_value "$out.all" rcu:rcu_callback)
-	rm -f "$out" "$out.all"
+	ev=$(awk '$2 == "rcu:rcu_callback" { print $1 }' "$out")
+	rm -f "$out"
 	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev"
 }
 
@@ -94,8 +102,8 @@ if expsync_kernel; then
 else
 	variants="6.12::"
 fi
-for w in "malloc_t1 $rounds malloc 1" "malloc_t2 $((rounds / 80)) malloc 2" \
-	 "malloc_t4 $((rounds / 160)) malloc 4" "munmap $rounds munmap"; do
+for w in "malloc_t1 $rounds malloc 1" "malloc_t2 $t2rounds malloc 2" \
+	 "malloc_t4 $t4rounds malloc 4" "munmap $mrounds munmap"; do
 	read -r fig r args <<<"$w"
 	for spec in $variants; do
 		IFS=: read -r v mode batch <<<"$spec"

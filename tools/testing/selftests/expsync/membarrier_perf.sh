@@ -3,8 +3,10 @@
 #
 # membarrier_perf.sh THREADS CALLS [private|global]
 #
-# Runs membarrier_bench under perf stat, counting the ipi:* and expsync:*
-# tracepoints, and prints one line:
+# Runs membarrier_bench under tpcount (perf stat's counting without its
+# start-up: see tpcount.c), counting the ipi:* tracepoints that carry a
+# function (not the reschedule IPIs of wake-ups, traced with a NULL
+# callback) and expsync:*, and prints one line:
 #   ns_per_call ipi_mask_per_call ipi_cpu_per_call expsync_per_call
 # IPIs are counted for the benchmark's own threads, minus a baseline run
 # with 0 calls (thread start-up and exit send a few IPIs of their own).
@@ -12,23 +14,19 @@
 # is "-": there is no expsync tracepoint to count.
 here=$(cd "$(dirname "$0")" && pwd)
 threads=$1 calls=$2 cmd=${3:-private}
-events=ipi:ipi_send_cpumask,ipi:ipi_send_cpu
-[ -d /proc/sys/kernel/expsync ] && events+=,expsync:expsync_membarrier_ipi
+events=(-e 'ipi:ipi_send_cpumask/callback != 0' -e 'ipi:ipi_send_cpu/callback != 0')
+[ -d /proc/sys/kernel/expsync ] && events+=(-e expsync:expsync_membarrier_ipi)
 
 count() {	# count CALLS -> "ns mask cpu expsync"
 	local out ns
 	out=$(mktemp)
-	# perf 6.1's libtraceevent cannot parse ipi_send_cpumask's format
-	# and says so on stderr; the counts in $out are not affected.
-	ns=$(perf stat -x, -o "$out" -e "$events" -- \
-		"$here/membarrier_bench" "$threads" "$1" "$cmd" \
-		2> >(grep -v -e '^libtraceevent' -e '__get_cpumask' >&2) |
-		awk '{print $2}')
-	[ -n "$ns" ] || { rm -f "$out"; return 1; }
-	echo "$ns $(awk -F, '
-		$3 == "ipi:ipi_send_cpumask" { m = $1 }
-		$3 == "ipi:ipi_send_cpu" { c = $1 }
-		$3 == "expsync:expsync_membarrier_ipi" { e = $1 }
+	ns=$("$here/tpcount" -o "$out" "${events[@]}" -- \
+		"$here/membarrier_bench" "$threads" "$1" "$cmd" | awk '{print $2}')
+	[ -n "$ns" ] && [ -s "$out" ] || { rm -f "$out"; return 1; }
+	echo "$ns $(awk '
+		$2 == "ipi:ipi_send_cpumask" { m = $1 }
+		$2 == "ipi:ipi_send_cpu" { c = $1 }
+		$2 == "expsync:expsync_membarrier_ipi" { e = $1 }
 		END { print m + 0, c + 0, (e == "" ? "-" : e + 0) }' "$out")"
 	rm -f "$out"
 }

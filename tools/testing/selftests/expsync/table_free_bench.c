@@ -13,8 +13,9 @@
  *	fault injection (fail_page_alloc, task-filter) fails the loop's
  *	allocations as configured, and not those of the exec before it.
  *
- * Prints "munmaps N".  Time it with perf stat (task-clock) and count
- * the expsync:* tracepoints around it.
+ * Prints "munmaps N cpu_ms T": T is the CPU time of all its threads
+ * (CLOCK_PROCESS_CPUTIME_ID, what perf stat's task-clock counts) from
+ * the start of the work to its end.  Count tracepoints around it.
  */
 #define _GNU_SOURCE
 #include <pthread.h>
@@ -71,7 +72,9 @@ int main(int argc, char **argv)
 {
 	pthread_t th[64];
 	long threads = 1, i;
+	struct timespec t0, t1;
 
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
 	if (argc == 4 && !strcmp(argv[1], "malloc")) {
 		threads = atol(argv[2]);
 		rounds = atol(argv[3]);
@@ -103,6 +106,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "       %s munmap-failing ROUNDS\n", argv[0]);
 		return 2;
 	}
-	printf("munmaps %ld\n", threads * rounds);
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+	printf("munmaps %ld cpu_ms %.3f\n", threads * rounds,
+	       (t1.tv_sec - t0.tv_sec) * 1e3 + (t1.tv_nsec - t0.tv_nsec) / 1e6);
 	return 0;
 }
