@@ -55,7 +55,7 @@ def figures():
         f.append(dict(id=fid, section=sec, title=title, unit=unit, better=better,
                       variants=variants, base=base))
     for t in (2, 3):
-        add("mb_ipi_t%d" % t, "membarrier", "IPI sends per call, %d target(s)" % (t - 1),
+        add("mb_ipi_t%d" % t, "membarrier", "IPI sends per 1000 calls, %d target(s)" % (t - 1),
             "sends", "lower", ["many", "single"])
         add("mb_ns_t%d" % t, "membarrier", "time per call, %d target(s)" % (t - 1),
             "ns", "lower", ["many", "single"])
@@ -64,16 +64,17 @@ def figures():
             "calls per second, %d concurrent caller(s)" % c, "calls/s", "higher",
             ["off", "on"])
         add("mb_coalesce_c%d_rounds" % c, "membarrier",
-            "IPI handler runs per call, %d caller(s)" % c, "runs", "lower", ["off", "on"])
-        add("mb_coalesce_c%d_p99_us" % c, "membarrier",
-            "p99 call latency, %d caller(s)" % c, "us", "lower", ["off", "on"])
-        add("mb_coalesce_c%d_max_us" % c, "membarrier",
-            "worst call latency, %d caller(s)" % c, "us", "lower", ["off", "on"])
+            "IPI handler runs per 1000 calls, %d caller(s)" % c, "runs", "lower",
+            ["off", "on"])
+        add("mb_coalesce_c%d_p99_ns" % c, "membarrier",
+            "p99 call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"])
+        add("mb_coalesce_c%d_max_ns" % c, "membarrier",
+            "worst call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"])
     for h, what in (("alone", "alone"), ("hammer", "beside an unprivileged hammer")):
         add("mb_victim_%s_ns" % h, "membarrier", "another process's call, %s" % what,
             "ns", "lower", ["off", "on"])
-        add("mb_victim_%s_p99_us" % h, "membarrier",
-            "another process's p99 latency, %s" % what, "us", "lower", ["off", "on"])
+        add("mb_victim_%s_p99_ns" % h, "membarrier",
+            "another process's p99 latency, %s" % what, "ns", "lower", ["off", "on"])
     for w, what in (("malloc_t1", "malloc1, 1 thread"), ("malloc_t2", "malloc1, 2 threads"),
                     ("malloc_t4", "malloc1, 4 threads"), ("munmap", "munmap loop")):
         add("tf_%s_task_ms" % w, "table_free", "%s: benchmark time" % what, "ms", "lower",
@@ -111,8 +112,8 @@ def figures():
 HEADLINES = [
     ("mb_ipi_t3", "membarrier strategy, 2 targets"),
     ("mb_coalesce_c3_cps", "membarrier, 3 concurrent callers"),
-    ("mb_coalesce_c3_rounds", "membarrier IPI handlers/call, 3 callers"),
-    ("mb_coalesce_c3_p99_us", "membarrier p99 latency, 3 callers"),
+    ("mb_coalesce_c3_rounds", "membarrier IPI handlers/1000 calls, 3"),
+    ("mb_coalesce_c3_p99_ns", "membarrier p99 latency, 3 callers"),
     ("mb_victim_hammer_ns", "a process beside a membarrier hammer"),
     ("tf_malloc_t1_task_ms", "seed 001 malloc1, task time"),
     ("tf_malloc_t1_busy_ms", "seed 001 malloc1, system-wide"),
@@ -406,7 +407,7 @@ plot "%s" using 1:2:3 with yerrorlines title "6.12", \
 def html(d, md, figs):
     imgs = []
     plots = [("membarrier", ["mb_ipi_t2", "mb_ipi_t3", "mb_coalesce_c3_rounds",
-                             "mb_coalesce_c3_p99_us", "mb_victim_hammer_ns"]),
+                             "mb_coalesce_c3_p99_ns", "mb_victim_hammer_ns"]),
              ("table_free", ["tf_malloc_t1_task_ms", "tf_malloc_t1_busy_ms",
                              "tf_malloc_t4_busy_ms", "tf_munmap_task_ms",
                              "tf_munmap_busy_ms"]),

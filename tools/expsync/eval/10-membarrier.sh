@@ -27,7 +27,7 @@ dir=$(expsync_ksft_dir)
 sysctl=/proc/sys/kernel/expsync
 reps=$(eval_reps)
 calls=${MB_CALLS:-100}
-ccalls=$([ -n "${QUICK:-}" ] && echo 20 || echo 50)
+ccalls=$([ -n "${QUICK:-}" ] && echo 20 || echo 40)
 
 echo "== membarrier ($reps runs per figure)"
 if [ ! -x "$dir/membarrier_bench" ] || [ "$(nproc --all)" -lt 3 ]; then
@@ -49,8 +49,7 @@ for v in $(variants many single); do
 	for t in 2 3; do
 		for i in $(seq "$reps"); do
 			read -r ns m c _ < <("$dir/membarrier_perf.sh" "$t" "$calls")
-			record "mb_ipi_t$t" "$v" "$(awk -v m="$m" -v c="$c" \
-				'BEGIN { if (m != "" && c != "") print m + c }')" || fail=1
+			record "mb_ipi_t$t" "$v" "${m:+$((m + c))}" || fail=1
 			record "mb_ns_t$t" "$v" "$ns" || fail=1
 		done
 	done
@@ -59,12 +58,12 @@ set_knob membarrier_ipi "$orig_ipi"
 
 # handler_runs CMD... -> "ipi_mb-runs bench-output" of one run
 handler_runs() {
-	local out res
-	out=$(mktemp)
-	res=$("$dir/tpcount" -a -o "$out" -e 'csd:csd_function_entry/func.function == ipi_mb' \
-		-- "$@")
-	[ -n "$res" ] && [ -s "$out" ] && echo "$(awk '{ print $1 }' "$out") $res"
-	rm -f "$out"
+	local res n
+	res=$("$dir/tpcount" -a -o /tmp/mb_eval.$$ \
+		-e 'csd:csd_function_entry/func.function == ipi_mb' -- "$@")
+	read -r n _ < /tmp/mb_eval.$$
+	rm -f /tmp/mb_eval.$$
+	[ -n "$res" ] && [ -n "$n" ] && echo "$n $res"
 }
 
 for v in $(variants off on); do
@@ -74,13 +73,10 @@ for v in $(variants off on); do
 			read -r ipis _ _ _ cps _ p99 _ max < <(handler_runs \
 				"$dir/membarrier_bench" 3 "$ccalls" private "$c")
 			record "mb_coalesce_c${c}_cps" "$v" "$cps" || fail=1
-			record "mb_coalesce_c${c}_p99_us" "$v" \
-				"$(awk -v x="$p99" 'BEGIN { if (x != "") print x / 1000 }')" || fail=1
-			record "mb_coalesce_c${c}_max_us" "$v" \
-				"$(awk -v x="$max" 'BEGIN { if (x != "") print x / 1000 }')" || fail=1
+			record "mb_coalesce_c${c}_p99_ns" "$v" "$p99" || fail=1
+			record "mb_coalesce_c${c}_max_ns" "$v" "$max" || fail=1
 			record "mb_coalesce_c${c}_rounds" "$v" \
-				"$(awk -v s="$ipis" -v n=$((c * ccalls)) \
-				'BEGIN { if (s != "") print s / n }')" || fail=1
+				"${ipis:+$((ipis * 1000 / (c * ccalls)))}" || fail=1
 		done
 	done
 	# The victim alone, then beside the unprivileged hammer.
@@ -101,8 +97,7 @@ for v in $(variants off on); do
 				kill "$hp"; wait "$hp" 2>/dev/null
 			fi
 			record "mb_victim_${hammer}_ns" "$v" "$ns" || fail=1
-			record "mb_victim_${hammer}_p99_us" "$v" \
-				"$(awk -v x="$p99" 'BEGIN { if (x != "") print x / 1000 }')" || fail=1
+			record "mb_victim_${hammer}_p99_ns" "$v" "$p99" || fail=1
 		done
 	done
 done

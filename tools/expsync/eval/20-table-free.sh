@@ -31,7 +31,7 @@ reps=$(eval_reps)
 if [ -n "${QUICK:-}" ]; then
 	rounds=4000 mrounds=2000 t2rounds=25 t4rounds=12
 else
-	rounds=16000 mrounds=8000 t2rounds=100 t4rounds=50
+	rounds=10000 mrounds=5000 t2rounds=60 t4rounds=30
 fi
 
 echo "== table_free ($reps runs per figure, minus $reps runs with 0 rounds)"
@@ -40,52 +40,59 @@ if [ ! -x "$bench" ] || [ ! -d /sys/kernel/tracing/events/rcu/rcu_callback ]; th
 	exit 1
 fi
 fail=0
-stat() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
-
-# All CPUs' busy time so far, in ms (/proc/stat: all but idle and iowait).
-busy_ms() {
-	awk -v hz="$(getconf CLK_TCK)" '$1 == "cpu" {
-		printf "%d\n", ($2 + $3 + $4 + $7 + $8 + $9) * 1000 / hz }' /proc/stat
+stat() {	# stat NAME: an expsync counter (nothing on 6.12), builtins only
+	local k v
+	[ -r $stats ] || return 0
+	while read -r k v; do [ "$k" = "$1" ] && echo "$v"; done < $stats
 }
 
-# One run: "task_ms busy_ms call_rcu_events" of BENCH-ARGS.
+# All CPUs' busy time so far, in ms (/proc/stat: all but idle and iowait).
+hz=$(getconf CLK_TCK)
+busy_ms() {
+	local u n sy i w irq sirq st
+	read -r _ u n sy i w irq sirq st _ < /proc/stat
+	echo $(((u + n + sy + irq + sirq + st) * 1000 / hz))
+}
+
+# One run: "task_ms busy_ms call_rcu_events munmaps" of BENCH-ARGS.
+# Shell builtins only, besides the two programs: under QEMU TCG every
+# exec costs about 0.3 s of guest time.
+tmpf=/tmp/tf_eval.$$
 run_once() {
-	local out b0 b1 ev ms
-	out=$(mktemp)
+	local b0 b1 ev m ms
 	b0=$(busy_ms)
-	ms=$("$(dirname "$bench")/tpcount" -a -o "$out" -e rcu:rcu_callback -- "$bench" "$@" |
-		awk '{ print $4 }')
+	read -r _ m _ ms < <("$(dirname "$bench")/tpcount" -a -o $tmpf -e rcu:rcu_callback -- \
+		"$bench" "$@")
 	b1=$(busy_ms)
-	ev=$(awk '$2 == "rcu:rcu_callback" { print $1 }' "$out")
-	rm -f "$out"
-	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev"
+	read -r ev _ < $tmpf
+	rm -f $tmpf
+	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev $m"
 }
 
 # measure FIGURE VARIANT ROUNDS BENCH-ARGS (ROUNDS goes last)
 measure() {
-	local fig=$1 v=$2 rounds=$3 runs zero munmaps t0= b0 t1 b1 rc=0
+	local fig=$1 v=$2 rounds=$3 runs zero t0= b0 t1 b1 rc=0
 	shift 3
 	[ -n "$(stat table_free_rcu)" ] && t0=$(stat table_free_rcu) b0=$(stat table_free_rcu_batches)
 	runs=$(for i in $(seq "$reps"); do run_once "$@" "$rounds"; done)
 	[ -n "$(stat table_free_rcu)" ] && t1=$(stat table_free_rcu) b1=$(stat table_free_rcu_batches)
 	zero=$(for i in $(seq "$reps"); do run_once "$@" 0; done)
-	munmaps=$("$bench" "$@" "$rounds" | awk '{ print $2 }')
-	if [ "$(grep -c . <<<"$runs")" != "$reps" ] || [ "$(grep -c . <<<"$zero")" != "$reps" ] ||
-	   [ -z "$munmaps" ] || [ "$munmaps" = 0 ]; then
-		echo "  $fig $v: MISSING (runs '$runs', zero-round runs '$zero', munmaps '$munmaps')"
+	if [ "$(grep -c . <<<"$runs")" != "$reps" ] || [ "$(grep -c . <<<"$zero")" != "$reps" ]; then
+		echo "  $fig $v: MISSING (runs '$runs', zero-round runs '$zero')"
 		return 1
 	fi
-	read -r zms _ < <(mean_sd 1 <<<"$zero")
-	read -r zbusy _ < <(mean_sd 2 <<<"$zero")
-	read -r zev _ < <(mean_sd 3 <<<"$zero")
-	while read -r ms busy ev; do
-		record "tf_${fig}_task_ms" "$v" "$(awk -v a="$ms" -v z="$zms" 'BEGIN { print a - z }')" || rc=1
-		record "tf_${fig}_busy_ms" "$v" "$(awk -v a="$busy" -v z="$zbusy" 'BEGIN { print a - z }')" ||
-			rc=1
-		record "tf_${fig}_rcu_per_1000" "$v" \
-			"$(awk -v a="$ev" -v z="$zev" -v m="$munmaps" 'BEGIN { print (a - z) * 1000 / m }')" ||
-			rc=1
-	done <<<"$runs"
+	# Each run minus the mean of the zero-round runs, in one awk.
+	awk -v f="tf_$fig" -v v="$v" -v r="$reps" '
+		NR <= r { ms[NR] = $1; busy[NR] = $2; ev[NR] = $3; m[NR] = $4; next }
+		{ zms += $1 / r; zbusy += $2 / r; zev += $3 / r }
+		END {
+			for (i = 1; i <= r; i++) {
+				if (m[i] <= 0) { print "  no munmaps in " f; exit 1 }
+				printf "@R %s_task_ms %s %.3f\n", f, v, ms[i] - zms
+				printf "@R %s_busy_ms %s %.1f\n", f, v, busy[i] - zbusy
+				printf "@R %s_rcu_per_1000 %s %.2f\n", f, v, (ev[i] - zev) * 1000 / m[i]
+			}
+		}' <<<"$runs"$'\n'"$zero" || rc=1
 	# Tables per call_rcu() of page tables over the measured runs (the
 	# zero-round runs' own few tables are left in: exits only).
 	if [ -n "$t0" ] && [ "$((b1 - b0))" -gt 0 ]; then

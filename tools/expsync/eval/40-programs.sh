@@ -72,8 +72,9 @@ for i in $(seq "$reps"); do
 	load=$!
 	sleep 1
 	# The CPU's row: CPU Period Runtime Noise %Avail MaxNoise MaxSingle HW NMI IRQ ...
-	row=$(rtla osnoise top -q -c "$cpu" -d "${secs}s" 2>/dev/null |
-		awk -v c="$cpu" '$1 == c && NF >= 12')
+	rtla osnoise top -q -c "$cpu" -d "${secs}s" > "$yaml" 2>&1
+	row=$(awk -v c="$cpu" '$1 == c && NF >= 12' "$yaml")
+	[ -n "$row" ] || sed 's/^/  rtla: /' "$yaml" | tail -n 5
 	wait $load
 	record rtla_irq "$v" "$(awk '{ print $10 }' <<<"$row")" || fail=1
 	record rtla_noise_us "$v" "$(awk '{ print $4 }' <<<"$row")" || fail=1
