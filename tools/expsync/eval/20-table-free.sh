@@ -59,11 +59,12 @@ busy_ms() {
 # exec costs about 0.3 s of guest time.
 tmpf=/tmp/tf_eval.$$
 run_once() {
-	local b0 b1 ev m ms
+	local b0 b1 ev m ms res
 	b0=$(busy_ms)
-	read -r _ m _ ms < <("$(dirname "$bench")/tpcount" -a -o $tmpf -e rcu:rcu_callback -- \
-		"$bench" "$@")
+	# $(...) waits for tpcount, which writes $tmpf after the bench exits.
+	res=$("$(dirname "$bench")/tpcount" -a -o $tmpf -e rcu:rcu_callback -- "$bench" "$@")
 	b1=$(busy_ms)
+	read -r _ m _ ms <<<"$res"
 	read -r ev _ < $tmpf
 	rm -f $tmpf
 	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev $m"

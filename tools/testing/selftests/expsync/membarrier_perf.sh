@@ -21,9 +21,11 @@ out=/tmp/membarrier_perf.$$
 trap 'rm -f $out' EXIT
 
 count() {	# count CALLS -> "ns mask cpu expsync"
-	local ns m=0 c=0 e=- n name
-	read -r _ ns _ < <("$here/tpcount" -o $out "${events[@]}" -- \
+	local res ns m=0 c=0 e=- n name
+	# $(...) waits for tpcount, which writes $out after the bench exits.
+	res=$("$here/tpcount" -o $out "${events[@]}" -- \
 		"$here/membarrier_bench" "$threads" "$1" "$cmd")
+	read -r _ ns _ <<<"$res"
 	[ -n "$ns" ] && [ -s $out ] || return 1
 	while read -r n name; do
 		case $name in
