@@ -77,10 +77,11 @@ def figures():
             "another process's p99 latency, %s" % what, "ns", "lower", ["off", "on"])
     for w, what in (("malloc_t1", "malloc1, 1 thread"), ("malloc_t2", "malloc1, 2 threads"),
                     ("malloc_t4", "malloc1, 4 threads"), ("munmap", "munmap loop")):
-        add("tf_%s_task_ms" % w, "table_free", "%s: benchmark time" % what, "ms", "lower",
-            TF_MODES)
-        add("tf_%s_busy_ms" % w, "table_free", "%s: all CPUs' busy time" % what, "ms",
-            "lower", TF_MODES)
+        if w in ("malloc_t1", "munmap"):
+            add("tf_%s_task_ms" % w, "table_free", "%s: benchmark time" % what, "ms",
+                "lower", TF_MODES)
+            add("tf_%s_busy_ms" % w, "table_free", "%s: all CPUs' busy time" % what, "ms",
+                "lower", TF_MODES)
         add("tf_%s_rcu_per_1000" % w, "table_free",
             "%s: call_rcu() per 1000 munmaps" % what, "calls", "lower", TF_MODES)
         add("tf_%s_tables_per_rcu" % w, "table_free",
@@ -117,7 +118,7 @@ HEADLINES = [
     ("mb_victim_hammer_ns", "a process beside a membarrier hammer"),
     ("tf_malloc_t1_task_ms", "seed 001 malloc1, task time"),
     ("tf_malloc_t1_busy_ms", "seed 001 malloc1, system-wide"),
-    ("tf_malloc_t4_busy_ms", "malloc1 4 threads, system-wide"),
+    ("tf_malloc_t4_rcu_per_1000", "malloc1 4 threads, call_rcu/1000"),
     ("tf_munmap_busy_ms", "munmap loop, system-wide"),
     ("tf_munmap_rcu_per_1000", "munmap loop, call_rcu per 1000"),
     ("vm_getppid_ns", "vmstat: null syscall, isolated CPU"),
@@ -409,7 +410,7 @@ def html(d, md, figs):
     plots = [("membarrier", ["mb_ipi_t2", "mb_ipi_t3", "mb_coalesce_c3_rounds",
                              "mb_coalesce_c3_p99_ns", "mb_victim_hammer_ns"]),
              ("table_free", ["tf_malloc_t1_task_ms", "tf_malloc_t1_busy_ms",
-                             "tf_malloc_t4_busy_ms", "tf_munmap_task_ms",
+                             "tf_munmap_task_ms",
                              "tf_munmap_busy_ms"]),
              ("vmstat", ["vm_getppid_ns", "vm_page_cycle_ns"]),
              ("ledger", ["ledger_" + c for c in CAUSES if c != "irqwork"]),

@@ -54,52 +54,59 @@ busy_ms() {
 	echo $(((u + n + sy + irq + sirq + st) * 1000 / hz))
 }
 
-# One run: "task_ms busy_ms call_rcu_events munmaps" of BENCH-ARGS.
+# One run: "task_ms busy_ms call_rcu_events munmaps tables batches" of
+# BENCH-ARGS (the last two: expsync's counters of tables handed to RCU
+# and of the call_rcu() calls that took them; 0 on 6.12).
 # Shell builtins only, besides the two programs: under QEMU TCG every
 # exec costs about 0.3 s of guest time.
 tmpf=/tmp/tf_eval.$$
 run_once() {
-	local b0 b1 ev m ms res
+	local b0 b1 ev m ms res t0 t1 c0 c1
+	t0=$(stat table_free_rcu) c0=$(stat table_free_rcu_batches)
 	b0=$(busy_ms)
 	# $(...) waits for tpcount, which writes $tmpf after the bench exits.
 	res=$("$(dirname "$bench")/tpcount" -a -o $tmpf -e rcu:rcu_callback -- "$bench" "$@")
 	b1=$(busy_ms)
+	t1=$(stat table_free_rcu) c1=$(stat table_free_rcu_batches)
 	read -r _ m _ ms <<<"$res"
 	read -r ev _ < $tmpf
 	rm -f $tmpf
-	[ -n "$ms" ] && [ -n "$ev" ] && echo "$ms $((b1 - b0)) $ev $m"
+	[ -n "$ms" ] && [ -n "$ev" ] &&
+		echo "$ms $((b1 - b0)) $ev $m $((${t1:-0} - ${t0:-0})) $((${c1:-0} - ${c0:-0}))"
 }
 
 # measure FIGURE VARIANT ROUNDS BENCH-ARGS (ROUNDS goes last)
 measure() {
-	local fig=$1 v=$2 rounds=$3 runs zero t0= b0 t1 b1 rc=0
+	local fig=$1 v=$2 rounds=$3 runs zero rc=0 times=1
 	shift 3
-	[ -n "$(stat table_free_rcu)" ] && t0=$(stat table_free_rcu) b0=$(stat table_free_rcu_batches)
+	# With threads sharing the mm, a run's time is the vCPUs' round-robin
+	# waits for the flush IPIs, not work: only its counts are figures.
+	[ "$1" = malloc ] && [ "$2" != 1 ] && times=
 	runs=$(for i in $(seq "$reps"); do run_once "$@" "$rounds"; done)
-	[ -n "$(stat table_free_rcu)" ] && t1=$(stat table_free_rcu) b1=$(stat table_free_rcu_batches)
 	zero=$(for i in $(seq "$reps"); do run_once "$@" 0; done)
 	if [ "$(grep -c . <<<"$runs")" != "$reps" ] || [ "$(grep -c . <<<"$zero")" != "$reps" ]; then
 		echo "  $fig $v: MISSING (runs '$runs', zero-round runs '$zero')"
 		return 1
 	fi
 	# Each run minus the mean of the zero-round runs, in one awk.
-	awk -v f="tf_$fig" -v v="$v" -v r="$reps" '
-		NR <= r { ms[NR] = $1; busy[NR] = $2; ev[NR] = $3; m[NR] = $4; next }
+	# Tables per call_rcu() of page tables: expsync's counters over the
+	# run, under rcu only (the run's exit frees a few tables too).
+	awk -v f="tf_$fig" -v v="$v" -v r="$reps" -v times="$times" '
+		NR <= r { ms[NR] = $1; busy[NR] = $2; ev[NR] = $3; m[NR] = $4
+			  t[NR] = $5; b[NR] = $6; next }
 		{ zms += $1 / r; zbusy += $2 / r; zev += $3 / r }
 		END {
 			for (i = 1; i <= r; i++) {
 				if (m[i] <= 0) { print "  no munmaps in " f; exit 1 }
-				printf "@R %s_task_ms %s %.3f\n", f, v, ms[i] - zms
-				printf "@R %s_busy_ms %s %.1f\n", f, v, busy[i] - zbusy
+				if (times) {
+					printf "@R %s_task_ms %s %.3f\n", f, v, ms[i] - zms
+					printf "@R %s_busy_ms %s %.1f\n", f, v, busy[i] - zbusy
+				}
 				printf "@R %s_rcu_per_1000 %s %.2f\n", f, v, (ev[i] - zev) * 1000 / m[i]
+				if (v ~ /^rcu/ && b[i] > 0)
+					printf "@R %s_tables_per_rcu %s %.2f\n", f, v, t[i] / b[i]
 			}
 		}' <<<"$runs"$'\n'"$zero" || rc=1
-	# Tables per call_rcu() of page tables over the measured runs (the
-	# zero-round runs' own few tables are left in: exits only).
-	if [ -n "$t0" ] && [ "$((b1 - b0))" -gt 0 ]; then
-		record "tf_${fig}_tables_per_rcu" "$v" \
-			"$(awk -v t=$((t1 - t0)) -v b=$((b1 - b0)) 'BEGIN { print t / b }')" || rc=1
-	fi
 	return $rc
 }
 

@@ -17,7 +17,7 @@
 . "$(dirname "$0")/../lib.sh"
 sysctl=/proc/sys/kernel/expsync
 reps=$(eval_reps)
-secs=$([ -n "${QUICK:-}" ] && echo 1 || echo 2)
+secs=$([ -n "${QUICK:-}" ] && echo 2 || echo 3)
 cpu=$(($(nproc --all) - 1))
 housekeeping=0-$((cpu - 1))
 
