@@ -100,8 +100,6 @@ def figures():
     for c in CAUSES:
         add("ledger_%s" % c, "ledger", LEDGER_WHAT[c] + " on the isolated CPU per window",
             "count", "lower", LEDGER_VARIANTS)
-    add("sng_membarrier_ops", "programs", "stress-ng --membarrier", "bogo-ops/s",
-        "higher", ["off", "on"])
     add("sng_mmap_ops", "programs", "stress-ng --mmap", "bogo-ops/s", "higher", TF_MODES)
     add("sng_vm_ops", "programs", "stress-ng --vm", "bogo-ops/s", "higher", TF_MODES)
     add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU", "IRQs", "lower",
@@ -129,7 +127,6 @@ HEADLINES = [
     ("ledger_timer", "ledger: timer IRQs, isolated CPU"),
     ("ledger_callfn", "ledger: call-function IPIs"),
     ("ledger_work", "ledger: work items"),
-    ("sng_membarrier_ops", "stress-ng --membarrier"),
     ("sng_mmap_ops", "stress-ng --mmap"),
     ("sng_vm_ops", "stress-ng --vm"),
     ("rtla_irq", "rtla osnoise IRQs, isolated CPU"),
@@ -416,7 +413,7 @@ def html(d, md, figs):
                              "tf_munmap_busy_ms"]),
              ("vmstat", ["vm_getppid_ns", "vm_page_cycle_ns"]),
              ("ledger", ["ledger_" + c for c in CAUSES if c != "irqwork"]),
-             ("programs", ["sng_membarrier_ops", "sng_mmap_ops", "sng_vm_ops", "rtla_irq"])]
+             ("programs", ["sng_mmap_ops", "sng_vm_ops", "rtla_irq"])]
     missing = []
     for name, ids in plots:
         p = os.path.join(d, "plot-%s.png" % name)
