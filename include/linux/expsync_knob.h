@@ -26,7 +26,7 @@
  * Longest text a knob accepts or shows, without the trailing newline:
  * 4 KiB with room for the newline and the NUL, as a sysfs file holds.
  * A CPU list knob takes more where a list of nr_cpu_ids CPUs may need it
- * (about 800 CPUs and up), so that every list reads back whole.
+ * (more than 1000 CPUs), so that every list reads back whole.
  */
 #define EXPSYNC_TEXT_MAX	4094
 

@@ -123,7 +123,7 @@ static size_t expsync_cpulist_bound(unsigned int n)
 /*
  * Once, before the first knob registers (slab is up, nr_cpu_ids is
  * final): grow the text buffers so that any list of nr_cpu_ids CPUs
- * fits.  With at most ~800 CPUs the static ones are enough.
+ * fits.  With up to 1000 CPUs the static ones are enough.
  */
 static void __init expsync_size_texts(void)
 {
