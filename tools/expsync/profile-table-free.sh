@@ -19,9 +19,10 @@ for spec in immediate:percpu rcu:percpu rcu:gather; do
 	echo "$mode" > $sysctl/table_free && echo "$batch" > $sysctl/table_free_rcu_batch || exit 1
 	perf record -q -a -F 20000 -e cpu-clock -o "$tmp/p" -- \
 		sh -c '"$0" munmap "$1" > /dev/null; sleep 0.1' "$bench" "$rounds" 2>/dev/null
-	echo "== $mode+$batch: samples per symbol, all CPUs (top 25)"
-	perf report -i "$tmp/p" --stdio --sort sym -F overhead,sample,sym 2>/dev/null |
-		grep -v '^#' | grep . | head -n 25
+	echo "== $mode+$batch: samples per kernel symbol, all CPUs but idle (top 25)"
+	perf report -i "$tmp/p" --stdio --comms table_free_benc,ksoftirqd/0,ksoftirqd/1,ksoftirqd/2,rcu_preempt,rcuog/0,rcuop/0 \
+		--sort sym -F overhead,sample,sym 2>/dev/null |
+		grep -v '^#' | grep '\[k\]' | sort -k2 -rn | head -n 25
 	echo "== $mode+$batch: by command (who is charged)"
 	perf report -i "$tmp/p" --stdio --sort comm -F overhead,sample,comm 2>/dev/null |
 		grep -v '^#' | grep . | head -n 8
