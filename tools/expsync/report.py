@@ -392,10 +392,10 @@ def callers_plot(figs, path):
 set output "%s"
 set title "membarrier PRIVATE_EXPEDITED calls per second (guest time) vs concurrent callers"
 set xlabel "concurrent callers"
-set ylabel "calls per second"
+set ylabel "calls per second (log scale)"
+set logscale y
 set xtics 1
 set xrange [0.5:3.5]
-set yrange [0:*]
 plot "%s" using 1:2:3 with yerrorlines title "6.12", \
      "%s" using 1:4:5 with yerrorlines title "membarrier_coalesce=off", \
      "%s" using 1:6:7 with yerrorlines title "membarrier_coalesce=on"
