@@ -31,13 +31,11 @@ import subprocess
 import sys
 import tempfile
 
-CAUSES = ["timer", "callfn", "callfn1", "resched", "irqwork", "work", "timers",
-          "hrtimers"]
-LEDGER_WHAT = {
-    "timer": "local timer interrupts", "callfn": "call-function IPIs",
-    "callfn1": "call-function-single IPIs", "resched": "reschedule IPIs",
-    "irqwork": "irq_work interrupts", "work": "work items run",
-    "timers": "timer expiries", "hrtimers": "hrtimer expiries"}
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import ledger  # noqa: E402  (tools/expsync/ledger.py)
+
+# The ledger's causes and their names, and its log reader: ledger.py's.
+CAUSES, LEDGER_WHAT = ledger.CAUSES, ledger.WHAT
 # The ledger's expsync windows (run.sh LEDGER_CONFIGS), as variants.
 LEDGER_VARIANTS = ["rcu/user-return", "immediate/direct", "auto/periodic"]
 TF_MODES = ["immediate", "rcu+percpu", "rcu+gather"]
@@ -157,26 +155,21 @@ def records(path, variant_612):
 
 
 def ledger_records(path, is_612):
-    """The ledger's windows as records: ledger_CAUSE per window."""
+    """The ledger's windows (ledger.windows()) as records: ledger_CAUSE per window."""
     out = {}
     if not os.path.exists(path):
         return out
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = re.search(r"# ledger (\S+)((?: \S+=\S+)+)", line)
-            if not m:
+    for label, kv in ledger.windows(path):
+        if is_612:
+            v = "6.12"
+        else:
+            lm = re.search(r"table_free=([^,]+),vmstat_drain=([^:]+)", label)
+            if not lm:
                 continue
-            kv = dict(x.split("=", 1) for x in m.group(2).split())
-            if is_612:
-                v = "6.12"
-            else:
-                lm = re.search(r"table_free=([^,]+),vmstat_drain=([^:]+)", m.group(1))
-                if not lm:
-                    continue
-                v = "%s/%s" % lm.groups()
-            for c in CAUSES:
-                if kv.get(c, "").isdigit():
-                    out.setdefault(("ledger_" + c, v), []).append(float(kv[c]))
+            v = "%s/%s" % lm.groups()
+        for c in CAUSES:
+            if kv.get(c, "").isdigit():
+                out.setdefault(("ledger_" + c, v), []).append(float(kv[c]))
     return out
 
 

@@ -68,29 +68,28 @@ ledger_on() {
 		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh" > "$2" 2>&1
 }
 rc=0
-# The two kernels run side by side, one host core each: under -icount a
-# guest's figures count its instructions, whatever the host does, and
-# the ledger's counts are of the same work in the same window on both.
+# side_by_side FN PREFIX: FN KERNEL build/report/PREFIX-KERNEL.log for
+# both kernels at once, one host core each: under -icount a guest's
+# figures count its instructions, whatever the host does, and the
+# ledger's counts are of the same work in the same window on both.
+side_by_side() {
+	local pids=() i k=(bench-612 bench)
+	for i in 0 1; do
+		"$1" "${k[$i]}" "$out/$2-${k[$i]}.log" & pids+=($!)
+	done
+	for i in 0 1; do
+		wait "${pids[$i]}" || { echo "   $1 ${k[$i]} failed (status $?)"; rc=1; }
+	done
+}
 phase "evaluation on obj-bench-612 and obj-bench, side by side (4 vCPUs, CPU 3 isolated, -icount shift=0)"
-pids=()
+side_by_side eval_on guest
 for k in bench-612 bench; do
-	eval_on $k "$out/guest-$k.log" & pids+=($!)
-done
-for i in 0 1; do
-	k=$([ $i = 0 ] && echo bench-612 || echo bench)
-	wait "${pids[$i]}" || { echo "   the $k guest failed (status $?)"; rc=1; }
 	grep -E '^ *(MISSING|FAILED)' "$out/guest-$k.log"
 	grep '^@T' "$out/guest-$k.log" | awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
 done
 if [ -z "${EVAL_ONLY:-}" ]; then
 	phase "isolation ledger on obj-bench-612 and obj-bench, side by side (3 vCPUs, CPU 2 isolated)"
-	pids=()
-	for k in bench-612 bench; do
-		ledger_on $k "$out/ledger-$k.log" & pids+=($!)
-	done
-	for i in 0 1; do
-		wait "${pids[$i]}" || { echo "   a ledger guest failed (status $?)"; rc=1; }
-	done
+	side_by_side ledger_on ledger
 	python3 tools/expsync/ledger.py "$out/ledger-bench-612.log" "$out/ledger-bench.log" \
 		> "$out/ledger.txt" 2>&1 || rc=1
 	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
