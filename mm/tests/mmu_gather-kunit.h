@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * KUnit tests of the per-CPU RCU table batches: how a gather's batch is
- * merged into the pending one.  Included at the end of mm/mmu_gather.c,
- * whose static tlb_table_batch_merge() it tests.
+ * merged into the pending one, and its page reused by the next gather.
+ * Included at the end of mm/mmu_gather.c, whose static functions it
+ * tests.
  */
 #if defined(CONFIG_EXPSYNC_KUNIT_TEST) && defined(CONFIG_EXPSYNC_TABLE_FREE_RCU_BATCH)
 
@@ -81,8 +82,44 @@ static void tlb_table_test_merge(struct kunit *test)
 	KUNIT_EXPECT_NULL(test, spare);
 }
 
+/* A merged gather's batch page is the next gather's, on the same CPU. */
+static void tlb_table_test_spare(struct kunit *test)
+{
+	struct mmu_table_batch *a, *b, *kept, *again, *fresh, *other;
+	struct tlb_table_pcp *pcp;
+	unsigned long flags;
+
+	a = (void *)__get_free_page(GFP_KERNEL);
+	b = (void *)__get_free_page(GFP_KERNEL);
+	KUNIT_ASSERT_NOT_NULL(test, a);
+	KUNIT_ASSERT_NOT_NULL(test, b);
+
+	/* No munmap can run on this CPU and take the spare meanwhile. */
+	preempt_disable();
+	pcp = this_cpu_ptr(&tlb_table_pcp);
+	tlb_table_spare_drop(smp_processor_id());
+	raw_spin_lock_irqsave(&pcp->lock, flags);
+	kept = tlb_table_spare_put(pcp, a);	/* NULL: a is the spare */
+	again = tlb_table_spare_put(pcp, b);	/* b: one spare only */
+	raw_spin_unlock_irqrestore(&pcp->lock, flags);
+	other = tlb_table_batch_alloc();	/* a */
+	fresh = tlb_table_batch_alloc();	/* a new page */
+	preempt_enable();
+
+	KUNIT_EXPECT_NULL(test, kept);
+	KUNIT_EXPECT_PTR_EQ(test, again, b);
+	KUNIT_EXPECT_PTR_EQ(test, other, a);
+	KUNIT_EXPECT_NOT_NULL(test, fresh);
+	KUNIT_EXPECT_PTR_NE(test, fresh, a);
+	free_page((unsigned long)b);
+	free_page((unsigned long)other);
+	if (fresh && fresh != a)
+		free_page((unsigned long)fresh);
+}
+
 static struct kunit_case tlb_table_batch_cases[] = {
 	KUNIT_CASE(tlb_table_test_merge),
+	KUNIT_CASE(tlb_table_test_spare),
 	{}
 };
 
