@@ -69,10 +69,8 @@ stressor vm table_free immediate rcu+percpu rcu+gather
 
 v=$(expsync_kernel && echo expsync || echo 6.12)
 for i in $(seq "$reps"); do
-	# The load outlives rtla (whose start-up under TCG takes seconds)
-	# and is stopped as soon as rtla is done.
 	stress-ng --mmap 1 --membarrier 1 --taskset "$housekeeping" \
-		--timeout 120s > /dev/null 2>&1 &
+		--timeout $((2 * secs + 6))s > /dev/null 2>&1 &
 	load=$!
 	sleep 1
 	# The CPU's row: CPU Period Runtime Noise %Avail MaxNoise MaxSingle HW NMI IRQ ...
@@ -84,7 +82,6 @@ for i in $(seq "$reps"); do
 		[ -n "$row" ] && break
 		sed 's/^/  rtla: /' "$yaml" | tail -n 5
 	done
-	kill -INT $load 2>/dev/null
 	wait $load
 	record rtla_irq "$v" "$(awk '{ print $10 }' <<<"$row")" || fail=1
 	record rtla_noise_us "$v" "$(awk '{ print $4 }' <<<"$row")" || fail=1
