@@ -64,13 +64,13 @@ eval_on() {
 }
 # ledger KERNEL-DIR LOG: the isolation ledger on one kernel.
 ledger_on() {
-	local secs=15 repeat=1
-	[ -n "$quick" ] && secs=5 repeat=1
+	local secs=15
+	[ -z "$quick" ] || secs=5
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "ledger-$1" --smp 3 --timeout 1800 \
 		--append "nohz_full=2 isolcpus=nohz,domain,2" \
 		-- "${NO_PERF:+mount --bind /dev/null \$(command -v perf);}" \
-		"LEDGER_SECONDS=$secs LEDGER_REPEAT=$repeat" \
+		"LEDGER_SECONDS=$secs LEDGER_REPEAT=1" \
 		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
 		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh" > "$2" 2>&1
 }
