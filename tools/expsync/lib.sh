@@ -56,3 +56,11 @@ expsync_kernel() { [ -d /proc/sys/kernel/expsync ]; }
 
 # Runs per measure: 5 (make run), 3 with QUICK=1 (a first look).
 eval_reps() { [ -n "${QUICK:-}" ] && echo 3 || echo 5; }
+
+# eval_step NAME: "@T SCRIPT:NAME S", the guest seconds since the
+# script's start or its step before (make run prints them: what each
+# part of the evaluation costs).  Builtins only: $SECONDS.
+eval_step() {
+	echo "@T $(basename "$0"):$1 $((SECONDS - ${eval_step_t:-0}))"
+	eval_step_t=$SECONDS
+}

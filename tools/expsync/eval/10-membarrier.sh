@@ -58,6 +58,7 @@ for v in $(variants many single); do
 	done
 done
 set_knob membarrier_ipi "$orig_ipi"
+eval_step strategy
 
 # handler_runs CMD... -> "ipi_mb-runs bench-output" of one run
 handler_runs() {
@@ -82,6 +83,7 @@ for v in $(variants off on); do
 				"${ipis:+$((ipis * 1000 / (c * ccalls)))}" || fail=1
 		done
 	done
+	eval_step "coalesce-$v"
 	# The victim alone, then beside the unprivileged hammer.
 	for hammer in alone hammer; do
 		for i in $(seq "$reps"); do
@@ -103,6 +105,7 @@ for v in $(variants off on); do
 			record "mb_victim_${hammer}_p99_ns" "$v" "$p99" || fail=1
 		done
 	done
+	eval_step "victim-$v"
 done
 set_knob membarrier_coalesce "$orig_coalesce"
 exit $fail

@@ -129,6 +129,7 @@ for w in "malloc_t1 $rounds malloc 1" "malloc_t2 $t2rounds malloc 2" \
 		# shellcheck disable=SC2086 # args are words
 		measure "$fig" "$v" "$r" $args || fail=1
 	done
+	eval_step "$fig"
 done
 if expsync_kernel; then
 	echo "$orig_mode" > $sysctl/table_free

@@ -43,6 +43,7 @@ for v in $variants; do
 		record vm_page_cycle_ns "$v" "$p" || fail=1
 	done
 done
+eval_step cost
 
 # One window per policy: under TCG a window costs minutes of host time.
 if expsync_kernel; then
@@ -60,5 +61,6 @@ if expsync_kernel; then
 	done
 	echo "$orig_cpus" > $sysctl/vmstat_drain_cpus 2>/dev/null
 	echo "$orig_policy" > $sysctl/vmstat_drain
+	eval_step windows
 fi
 exit $fail

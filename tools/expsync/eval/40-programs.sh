@@ -64,7 +64,9 @@ stressor() {
 }
 orig_batch=$(cat $sysctl/table_free_rcu_batch 2>/dev/null)
 stressor mmap table_free immediate rcu+percpu rcu+gather
+eval_step stress-ng-mmap
 stressor vm table_free immediate rcu+percpu rcu+gather
+eval_step stress-ng-vm
 [ -z "$orig_batch" ] || echo "$orig_batch" > $sysctl/table_free_rcu_batch
 
 v=$(expsync_kernel && echo expsync || echo 6.12)
@@ -86,5 +88,6 @@ for i in $(seq "$reps"); do
 	record rtla_irq "$v" "$(awk '{ print $10 }' <<<"$row")" || fail=1
 	record rtla_noise_us "$v" "$(awk '{ print $4 }' <<<"$row")" || fail=1
 done
+eval_step rtla
 rm -f "$yaml"
 exit $fail
