@@ -21,10 +21,17 @@
 # 2. Delivery under coalescing, for each command (on): ftrace with the
 #    "global" clock (monotonic across CPUs) records raw_syscalls
 #    sys_enter/sys_exit of membarrier and csd:csd_function_entry of the
-#    handler on CPU 3.  Every call must see the handler run on CPU 3
-#    between its entry and its exit, but for 4% of the calls + 2: a
-#    round rightly skips CPU 3 when its spinner was preempted (measured:
-#    1 to 8 of 900 calls per command over 12 runs).
+#    handler on CPU 3, and sched:sched_switch on CPU 3.  A round rightly
+#    skips CPU 3 while it runs no thread of the process (the spinner
+#    preempted), so a call is excused when CPU 3 ran another task at
+#    some moment of it (from 20 us before the switch away, since
+#    rq->curr changes just before the tracepoint).  Every other call
+#    must see the handler run on CPU 3 between its entry and its exit:
+#    none may be uncovered.  At most half the calls may be excused, or
+#    the run proves too little.  (The former allowance, 4% of the calls
+#    + 2 uncovered, failed on a host busy with other guests, 45 and 52
+#    of 900; with the excuse, 2 runs there had none uncovered and 0 to
+#    2 excused per command.)
 # 3. The store-buffering litmus (membarrier_litmus_test) with two hammer
 #    threads of the same process calling the same command throughout
 #    (HAMMERS=2, ITERS=LITMUS_ITERS, default 5000), on: no forbidden
@@ -92,7 +99,8 @@ for mode in off on; do
 	fi
 done
 
-# window CMD: trace one run, print "calls uncovered"
+events="raw_syscalls/sys_enter raw_syscalls/sys_exit csd/csd_function_entry sched/sched_switch"
+# window CMD: trace one run, print "calls uncovered excused"
 window() {
 	local f="func.function == ${handler[$1]}" log
 	echo 0 > $tr/tracing_on
@@ -101,14 +109,14 @@ window() {
 	echo "id == $nr_membarrier" > $tr/events/raw_syscalls/sys_enter/filter
 	echo "id == $nr_membarrier" > $tr/events/raw_syscalls/sys_exit/filter
 	echo "$f" > $tr/events/csd/csd_function_entry/filter
-	for e in raw_syscalls/sys_enter raw_syscalls/sys_exit csd/csd_function_entry; do
+	for e in $events; do
 		echo 1 > $tr/events/$e/enable
 	done
 	echo 1 > $tr/tracing_on
 	"$here/membarrier_bench" 4 "$calls" "$1" 3 > /dev/null
 	local rc=$?
 	echo 0 > $tr/tracing_on
-	for e in raw_syscalls/sys_enter raw_syscalls/sys_exit csd/csd_function_entry; do
+	for e in $events; do
 		echo 0 > $tr/events/$e/enable
 		echo 0 > $tr/events/$e/filter
 	done
@@ -119,8 +127,12 @@ window() {
 	echo local > $tr/trace_clock
 	# Lines: "comm-PID [CPU] flags TS: event: ...".  A call is the
 	# sys_enter .. sys_exit of one PID; covered when a handler line
-	# of CPU 3 lies within it.  Lost events would hide handlers: fail.
+	# of CPU 3 lies within it, excused when it overlaps a time CPU 3
+	# ran a task other than membarrier_bench's (its comm, as the
+	# trace cuts it).  Lost events would hide handlers: fail.
 	awk -v cmd="(${cmdhex[$1]}," '
+		# Numeric from the start: an unset nc indexes "" first.
+		BEGIN { nc = nh = no = 0; out = 1; os[0] = 0 }
 		/LOST/ { lost = 1 }
 		/^#/ { next }
 		{
@@ -137,6 +149,16 @@ window() {
 		# The command only: not the registration.
 		/ sys_enter: / { enter[pid] = ts; open[pid] = index($0, cmd) > 0; next }
 		/ csd_function_entry: / { if (cpu == 3) h[nh++] = ts; next }
+		# CPU 3 runs no thread of the process from before the first
+		# switch to one (the bench starts after tracing does).
+		/ sched_switch: / {
+			if (cpu != 3 || !match($0, /next_comm=[^ ]+/))
+				next
+			mine = substr($0, RSTART + 10, RLENGTH - 10) == "membarrier_benc"
+			if (mine && out) { oe[no++] = ts; out = 0 }
+			if (!mine && !out) { os[no] = ts - 0.00002; out = 1 }
+			next
+		}
 		/ sys_exit: / {
 			if (!open[pid])
 				next
@@ -144,14 +166,17 @@ window() {
 			e[nc] = enter[pid]; x[nc] = ts; nc++
 		}
 		END {
-			if (lost) { print -1, -1; exit }
+			if (lost) { print -1, -1, -1; exit }
+			if (out) oe[no++] = 1e12
 			for (i = 0; i < nc; i++) {
 				ok = 0
 				for (k = 0; k < nh; k++)
 					if (h[k] >= e[i] && h[k] <= x[i]) { ok = 1; break }
+				for (k = 0; k < no && !ok; k++)
+					if (os[k] < x[i] && oe[k] > e[i]) { ok = 1; excused++ }
 				bad += !ok
 			}
-			print nc, bad + 0
+			print nc, bad + 0, excused + 0
 		}' "$log"
 	rm -f "$log"
 }
@@ -159,14 +184,15 @@ window() {
 echo on > $sysctl || fatal "$((n + 1)) cannot set membarrier_coalesce=on"
 for cmd in $cmds; do
 	n=$((n + 1))
-	read -r nc bad < <(window "$cmd") || fatal "$n tracing membarrier_bench $cmd failed"
-	max=$((3 * calls / 25 + 2))
-	echo "# $cmd, membarrier_coalesce=on: $nc calls traced, $bad without" \
-		"${handler[$cmd]} on CPU 3 inside the call (at most $max)"
-	if [ "$nc" = $((3 * calls)) ] && [ "$bad" -le $max ]; then
+	read -r nc bad excused < <(window "$cmd") || fatal "$n tracing membarrier_bench $cmd failed"
+	echo "# $cmd, membarrier_coalesce=on: $nc calls traced, $excused excused" \
+		"(CPU 3 ran another task during them), $bad others without" \
+		"${handler[$cmd]} on CPU 3 inside"
+	if [ "$nc" = $((3 * calls)) ] && [ "$bad" = 0 ] && [ $((2 * excused)) -le "$nc" ]; then
 		echo "ok $n $cmd: every call served by a round that began after it"
 	else
-		echo "not ok $n $cmd: $nc calls traced (want $((3 * calls))), $bad uncovered"
+		echo "not ok $n $cmd: $nc calls traced (want $((3 * calls))), $bad uncovered," \
+			"$excused excused (at most half)"
 		fail=1
 	fi
 done
