@@ -57,6 +57,11 @@ expsync_kernel() { [ -d /proc/sys/kernel/expsync ]; }
 # Runs per measure: 5 (make run), 3 with QUICK=1 (a first look).
 eval_reps() { [ -n "${QUICK:-}" ] && echo 3 || echo 5; }
 
+# wants FIGURE: true when this run measures FIGURE: always, or with
+# QUICK=1 when it is in QUICK_FIGURES (report.py's QUICK set, which
+# run.sh passes to the guest; report.py says the others were not measured).
+wants() { [ -z "${QUICK:-}" ] || [[ " ${QUICK_FIGURES:-} " == *" $1 "* ]]; }
+
 # eval_step NAME: "@T SCRIPT:NAME S", the guest seconds since the
 # script's start or its step before (make run prints them: what each
 # part of the evaluation costs).  Builtins only: $SECONDS.

@@ -15,7 +15,8 @@ DIR/summary.txt (at most 40 lines, printed too).  Each figure is given
 per variant as mean, sample standard deviation and min over its runs,
 and as a ratio to 6.12's mean (or, for a figure 6.12 cannot show, to the
 variant that is 6.12's code path).  Exits 1, naming them, when a figure
-lacks runs (fewer than 5, 3 with QUICK=1), when a guest reported a
+lacks runs (fewer than 5; with QUICK=1, 3 runs of the figures in
+QUICK, the others reported as not measured), when a guest reported a
 missing figure or a failed script, or when a claim of the ledger or the
 fast path failed: nothing prints as a number that was not measured.
 
@@ -39,7 +40,21 @@ CAUSES, LEDGER_WHAT = ledger.CAUSES, ledger.WHAT
 # The ledger's expsync windows (run.sh LEDGER_CONFIGS), as variants.
 LEDGER_VARIANTS = ["rcu/user-return", "immediate/direct", "auto/periodic"]
 TF_MODES = ["immediate", "rcu+percpu", "rcu+gather"]
+# What make run QUICK=1 measures (3 runs each, on both kernels): one
+# figure or two per claim of the summary, chosen by their guest time.
+# The eval scripts ask for this list (run.sh passes it to the guests as
+# QUICK_FIGURES, lib.sh wants()); every other figure is reported as not
+# measured, never as a number.
+QUICK = {"mb_ipi_t3", "mb_ns_t3",
+         "mb_coalesce_c3_cps", "mb_coalesce_c3_rounds", "mb_coalesce_c3_p99_ns",
+         "mb_coalesce_c3_max_ns",
+         "tf_munmap_task_ms", "tf_munmap_busy_ms", "tf_munmap_rcu_per_1000",
+         "tf_munmap_tables_per_rcu",
+         "vm_getppid_ns", "vm_page_cycle_ns"}
 VMSTAT = ["periodic", "user-return", "direct"]
+
+
+NOT_QUICK = "not measured by QUICK=1"
 
 
 def figures():
@@ -51,7 +66,7 @@ def figures():
 
     def add(fid, sec, title, unit, better, variants, base="6.12", runs=None):
         f.append(dict(id=fid, section=sec, title=title, unit=unit, better=better,
-                      variants=variants, base=base, runs=runs))
+                      variants=variants, base=base, runs=runs, quick=fid in QUICK))
     for t in (2, 3):
         add("mb_ipi_t%d" % t, "membarrier", "IPI sends per 1000 calls, %d target(s)" % (t - 1),
             "sends", "lower", ["many", "single"])
@@ -210,6 +225,10 @@ def build(d):
     # (LEDGER_REPEAT 1, as make check): fewer runs per variant than the rest.
     for f in figs:
         f["stats"] = {}
+        # Not measured by QUICK=1: said so, neither required nor a number.
+        f["skipped"] = quick and not f["quick"]
+        if f["skipped"]:
+            continue
         want = ([] if f["base"] != "6.12" else ["6.12"]) + f["variants"]
         for v in want:
             xs = data.get((f["id"], v), [])
@@ -242,10 +261,14 @@ def guest_problems(d):
     return out
 
 
-def claims(d):
-    """The STATUS|name|detail lines of the ledger and the fast path."""
+def claims(d, quick):
+    """The STATUS|name|detail lines of the ledger and the fast path (the
+    ledger's only when it ran: not under QUICK=1 unless QUICK holds it)."""
     out = []
-    for name in ("ledger.txt", "fastpath.txt"):
+    names = ["fastpath.txt"]
+    if not quick or any(fid.startswith("ledger_") for fid in QUICK):
+        names.insert(0, "ledger.txt")
+    for name in names:
         p = os.path.join(d, name)
         if not os.path.exists(p):
             out.append(("FAIL", name, "not produced"))
@@ -259,6 +282,8 @@ def claims(d):
 
 
 def variant_cells(f):
+    if f["skipped"]:
+        return [NOT_QUICK]
     cells = []
     for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
         s = f["stats"].get(v)
@@ -297,7 +322,8 @@ def markdown(figs, missing, problems, cls, quick):
           "except the isolation ledger (interrupt counts, no -icount).  "
           "mean, sd (sample standard deviation) and min are over runs; ratio is the "
           "mean over the 6.12 mean (or over the variant named as base)."
-          + ("  QUICK=1: 3 runs per figure." if quick else ""), ""]
+          + ("  QUICK=1: 3 runs of a subset of the figures (report.py QUICK); "
+             "the others say they were not measured." if quick else ""), ""]
     sec = None
     for f in figs:
         if f["section"] != sec:
@@ -305,6 +331,10 @@ def markdown(figs, missing, problems, cls, quick):
             md += ["## " + sec, "",
                    "| figure | unit | variant | n | mean | sd | min | ratio | base |",
                    "|---|---|---|---|---|---|---|---|---|"]
+        if f["skipped"]:
+            md.append("| %s | %s | all | 0 | %s | | | | %s |" %
+                      (f["title"], f["unit"], NOT_QUICK, f["base"]))
+            continue
         for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
             s = f["stats"].get(v)
             if not s:
@@ -411,17 +441,24 @@ def html(d, md, figs):
              ("ledger", ["ledger_" + c for c in CAUSES if c != "irqwork"]),
              ("programs", ["sng_mmap_ops", "sng_vm_ops", "rtla_irq"])]
     missing = []
+    byid = {f["id"]: f for f in figs}
+    plots.append(("membarrier calls per second against callers",
+                  ["mb_coalesce_c%d_cps" % c for c in (1, 2, 3)]))
     for name, ids in plots:
-        p = os.path.join(d, "plot-%s.png" % name)
-        if bars(figs, ids, name, p):
+        callers = name.startswith("membarrier calls")
+        # Under QUICK=1, a plot of figures it did not measure is not drawn.
+        if (any if callers else all)(byid[i]["skipped"] for i in ids):
+            continue
+        p = os.path.join(d, "plot-%s.png" % name.split()[0])
+        if callers:
+            p = os.path.join(d, "plot-callers.png")
+            ok = callers_plot(figs, p)
+        else:
+            ok = bars(figs, [i for i in ids if not byid[i]["skipped"]], name, p)
+        if ok:
             imgs.append((name, p))
         else:
             missing.append("plot " + name)
-    p = os.path.join(d, "plot-callers.png")
-    if callers_plot(figs, p):
-        imgs.append(("membarrier calls per second against callers", p))
-    else:
-        missing.append("plot callers")
     body = []
     for name, p in imgs:
         with open(p, "rb") as f:
@@ -440,7 +477,7 @@ def html(d, md, figs):
 def main_report(d):
     figs, missing, quick = build(d)
     problems = guest_problems(d)
-    cls = claims(d)
+    cls = claims(d, quick)
     phases = []
     if os.path.exists(os.path.join(d, "phases.txt")):
         with open(os.path.join(d, "phases.txt")) as f:
@@ -453,7 +490,8 @@ def main_report(d):
         json.dump({"quick": quick, "missing": missing, "problems": problems,
                    "claims": [list(c) for c in cls],
                    "figures": [{k: f[k] for k in ("id", "section", "title", "unit",
-                                                 "better", "base", "stats")}
+                                                 "better", "base", "skipped",
+                                                 "stats")}
                                for f in figs]}, f, indent=1)
     lines = summary(figs, missing, problems, cls, phases)
     with open(os.path.join(d, "summary.txt"), "w") as f:
@@ -492,6 +530,9 @@ def compare(a, b):
 
 
 if __name__ == "__main__":
+    if sys.argv[1:] == ["quick-figures"]:
+        print(" ".join(sorted(QUICK)))
+        sys.exit(0)
     if len(sys.argv) == 4 and sys.argv[1] == "compare":
         sys.exit(compare(sys.argv[2], sys.argv[3]))
     if len(sys.argv) != 2:

@@ -46,7 +46,14 @@ make -s selftests CONFIG=bench > "$out/selftests-build.log" 2>&1 ||
 ksft=$top/build/obj-bench/kselftest/kselftest_install
 [ -x "$ksft/expsync/membarrier_bench" ] || die "no kselftests in $ksft"
 
-quick=${QUICK:+QUICK=1}
+quick=
+ledger=1
+if [ -n "${QUICK:-}" ]; then
+	# The figures QUICK=1 measures: report.py's QUICK set, one place.
+	qf=$(python3 tools/expsync/report.py quick-figures) || die "report.py quick-figures failed"
+	quick="QUICK=1 QUICK_FIGURES='$qf'"
+	[[ " $qf" == *" ledger_"* ]] || ledger=
+fi
 # eval_on KERNEL-DIR LOG [SCRIPTS]: the evaluation (or only the eval
 # scripts numbered SCRIPTS, within EVAL_ONLY) on one kernel.
 eval_on() {
@@ -65,7 +72,6 @@ eval_on() {
 # ledger KERNEL-DIR LOG: the isolation ledger on one kernel.
 ledger_on() {
 	local secs=15
-	[ -z "$quick" ] || secs=5
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "ledger-$1" --smp 3 --timeout 1800 \
 		--append "nohz_full=2 isolcpus=nohz,domain,2" \
@@ -113,11 +119,13 @@ for k in bench-612 bench; do
 	grep -E '^ *(MISSING|FAILED)' "$out/guest-$k.log"
 	grep '^@T' "$out/guest-$k.log" | awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
 done
-if [ -z "${EVAL_ONLY:-}" ]; then
+if [ -n "$ledger" ] && [ -z "${EVAL_ONLY:-}" ]; then
 	phase "isolation ledger on obj-bench-612 and obj-bench, side by side (3 vCPUs, CPU 2 isolated)"
 	side_by_side ledger_on ledger
 	python3 tools/expsync/ledger.py "$out/ledger-bench-612.log" "$out/ledger-bench.log" \
 		> "$out/ledger.txt" 2>&1 || rc=1
+fi
+if [ -z "${EVAL_ONLY:-}" ]; then
 	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
 	tools/expsync/fastpath-check.sh build/linux build/obj-bench-612/vmlinux \
 		build/obj-bench/vmlinux > "$out/fastpath.txt" 2>&1 || rc=1

@@ -50,6 +50,7 @@ variants() {	# variants WORD...: the words on expsync, 6.12 on =n
 for v in $(variants many single); do
 	set_knob membarrier_ipi "$v" || { echo "  cannot set membarrier_ipi=$v"; fail=1; }
 	for t in 2 3; do
+		wants "mb_ipi_t$t" || continue
 		for i in $(seq "$reps"); do
 			read -r ns m c _ < <("$dir/membarrier_perf.sh" "$t" "$calls")
 			record "mb_ipi_t$t" "$v" "${m:+$((m + c))}" || fail=1
@@ -73,6 +74,7 @@ handler_runs() {
 for v in $(variants off on); do
 	set_knob membarrier_coalesce "$v" || { echo "  cannot set membarrier_coalesce=$v"; fail=1; }
 	for c in 1 2 3; do
+		wants "mb_coalesce_c${c}_cps" || continue
 		for i in $(seq "$reps"); do
 			read -r ipis _ _ _ cps _ p99 _ max < <(handler_runs \
 				"$dir/membarrier_bench" 3 "$ccalls" private "$c")
@@ -86,6 +88,7 @@ for v in $(variants off on); do
 	eval_step "coalesce-$v"
 	# The victim alone, then beside the unprivileged hammer.
 	for hammer in alone hammer; do
+		wants "mb_victim_${hammer}_ns" || continue
 		for i in $(seq "$reps"); do
 			hp=
 			if [ $hammer = hammer ]; then

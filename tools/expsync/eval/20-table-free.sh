@@ -120,6 +120,7 @@ fi
 for w in "malloc_t1 $rounds malloc 1" "malloc_t2 $t2rounds malloc 2" \
 	 "malloc_t4 $t4rounds malloc 4" "munmap $mrounds munmap"; do
 	read -r fig r args <<<"$w"
+	wants "tf_${fig}_rcu_per_1000" || continue
 	for spec in $variants; do
 		IFS=: read -r v mode batch <<<"$spec"
 		if [ -n "$mode" ]; then

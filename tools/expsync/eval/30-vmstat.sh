@@ -36,6 +36,7 @@ else
 	variants=6.12
 fi
 for v in $variants; do
+	wants vm_getppid_ns || break
 	[ "$v" = 6.12 ] || echo "$v" > $sysctl/vmstat_drain || { echo "  cannot set $v"; fail=1; }
 	for i in $(seq "$reps"); do
 		read -r _ g _ p < <("$dir/vmstat_isolation" cost "$cpu" "$n")
@@ -46,7 +47,7 @@ done
 eval_step cost
 
 # One window per policy: under TCG a window costs minutes of host time.
-if expsync_kernel; then
+if expsync_kernel && wants vm_stale_share; then
 	for i in 1; do
 		out=$(VMSTAT_CPU=$cpu SECONDS_PER_POLICY=${VMSTAT_SECONDS:-6} VMSTAT_POLICIES_ONLY=1 \
 			"$dir/vmstat_isolation.sh" | grep '^# vmstat_drain=')

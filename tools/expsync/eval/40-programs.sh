@@ -44,6 +44,7 @@ rate() {
 stressor() {
 	local name=$1 knob=$2 w v orig
 	shift 2
+	wants "sng_${name}_ops" || return 0
 	orig=$(cat "$sysctl/$knob" 2>/dev/null)
 	for w in "$@"; do
 		v=6.12
@@ -70,6 +71,7 @@ eval_step stress-ng-vm
 [ -z "$orig_batch" ] || echo "$orig_batch" > $sysctl/table_free_rcu_batch
 
 v=$(expsync_kernel && echo expsync || echo 6.12)
+wants rtla_irq || reps=0
 for i in $(seq "$reps"); do
 	stress-ng --mmap 1 --membarrier 1 --taskset "$housekeeping" \
 		--timeout $((2 * secs + 6))s > /dev/null 2>&1 &
