@@ -71,9 +71,11 @@ static int load_knobs(void)
 	return 0;
 }
 
+/* The knob's sysctl file: a name too long fails the test, never truncates. */
 static void path_of(const struct knob *k, char *buf, size_t len)
 {
-	snprintf(buf, len, SYSCTL_DIR "%s", k->name);
+	if (snprintf(buf, len, SYSCTL_DIR "%s", k->name) >= (int)len)
+		ksft_exit_fail_msg("knob name too long: %s\n", k->name);
 }
 
 /* The file's whole content, or "" on error. */
