@@ -9,10 +9,16 @@
  * THREADS-CALLERS CPUs.
  * Prints one line, "ns_per_call <n> calls_per_sec <r> p99_ns <p>
  * max_ns <m>": CLOCK_MONOTONIC from the start until the last caller is
- * done, divided by CALLS; all callers' calls per second over that time;
+ * done, divided by the calls of one caller (CALLS, or their mean with
+ * MEMBARRIER_BENCH_OVERLAP); all callers' calls per second over that time;
  * the 99th percentile and the worst of every call's own latency (run
  * under QEMU -icount for figures that count instructions, not host
  * load).
+ * With MEMBARRIER_BENCH_OVERLAP=1 in the environment, the callers stop
+ * as soon as the first of them has made its CALLS calls, so every call
+ * counted was made while all CALLERS were calling (the others would
+ * otherwise finish alone: fewer concurrent callers than asked for), and
+ * the line ends with "calls <n>", the calls all callers made.
  * CMD is one of the expedited commands: "private"
  * (MEMBARRIER_CMD_PRIVATE_EXPEDITED, default), "global"
  * (MEMBARRIER_CMD_GLOBAL_EXPEDITED), "sync_core"
@@ -35,9 +41,10 @@
 
 #include "expsync_util.h"
 
-static atomic_int ready, go, stop;
+static atomic_int ready, go, stop, done;
 static int cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
-static long calls, cpus[64];
+static long calls, cpus[64], made[64];
+static bool overlap;
 /* Each call's latency in ns, CALLS per caller, caller i at i * CALLS. */
 static double *lat;
 
@@ -76,6 +83,8 @@ static void *caller(void *arg)
 	while (!atomic_load(&go))
 		;
 	for (i = 0; i < calls; i++) {
+		if (overlap && atomic_load_explicit(&done, memory_order_relaxed))
+			break;
 		t = now_ns();
 		if (syscall(__NR_membarrier, cmd, 0, 0)) {
 			perror("membarrier");
@@ -83,6 +92,8 @@ static void *caller(void *arg)
 		}
 		mine[i] = now_ns() - t;
 	}
+	made[(long)arg] = i;
+	atomic_store(&done, 1);
 	return NULL;
 }
 
@@ -92,7 +103,7 @@ int main(int argc, char **argv)
 	pthread_t th[64];
 	long threads, callers = 1, i, n;
 	double a, b, ns;
-	char *p = NULL;
+	char *p = NULL, *e = getenv("MEMBARRIER_BENCH_OVERLAP");
 
 	if (argc < 3) {
 		fprintf(stderr,
@@ -137,6 +148,11 @@ int main(int argc, char **argv)
 		fprintf(stderr, "CALLERS must be 1 .. THREADS\n");
 		return 2;
 	}
+	if (e && strcmp(e, "0") && strcmp(e, "1")) {
+		fprintf(stderr, "MEMBARRIER_BENCH_OVERLAP must be 0 or 1\n");
+		return 2;
+	}
+	overlap = e && !strcmp(e, "1");
 	lat = calloc(callers * calls + 1, sizeof(*lat));
 	if (!lat) {
 		perror("calloc");
@@ -162,10 +178,17 @@ int main(int argc, char **argv)
 	for (i = callers; i < threads; i++)
 		pthread_join(th[i], NULL);
 	ns = b - a;
-	n = callers * calls;
+	/* Caller i's latencies are lat[i * calls .. + made[i]]: pack them. */
+	for (n = 0, i = 0; i < callers; i++) {
+		memmove(lat + n, lat + i * calls, made[i] * sizeof(*lat));
+		n += made[i];
+	}
 	qsort(lat, n, sizeof(*lat), cmp_double);
-	printf("ns_per_call %.0f calls_per_sec %.1f p99_ns %.0f max_ns %.0f\n",
-	       calls ? ns / calls : 0.0, ns > 0 ? n * 1e9 / ns : 0.0,
+	printf("ns_per_call %.0f calls_per_sec %.1f p99_ns %.0f max_ns %.0f",
+	       n ? ns * callers / n : 0.0, ns > 0 ? n * 1e9 / ns : 0.0,
 	       n ? lat[(n * 99 - 1) / 100] : 0.0, n ? lat[n - 1] : 0.0);
+	if (overlap)
+		printf(" calls %ld", n);
+	printf("\n");
 	return 0;
 }
