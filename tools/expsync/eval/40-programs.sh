@@ -30,11 +30,15 @@ fi
 fail=0
 yaml=$(mktemp)
 
-# rate STRESSOR: bogo-ops per second of one stress-ng run
+# rate STRESSOR: bogo-ops per second of one stress-ng run.  4 MB per
+# worker, not the default 256 MB: a bogo-op then maps, touches and unmaps
+# 4 MB (two page tables) in milliseconds of guest time, so a run counts
+# hundreds of them (with 256 MB, under 1 per second: 2 per run, and the
+# run overshot its time-out by seconds to finish the last one).
 rate() {
 	rm -f "$yaml"
-	stress-ng --"$1" 2 --taskset "$housekeeping" --timeout "${secs}s" --metrics \
-		--yaml "$yaml" > /dev/null 2>&1 || return 1
+	stress-ng --"$1" 2 --"$1"-bytes 4M --taskset "$housekeeping" --timeout "${secs}s" \
+		--metrics --yaml "$yaml" > /dev/null 2>&1 || return 1
 	# A stressor that did no operation (skipped) gives no figure, not 0.
 	awk '/^ *bogo-ops:/ { ops = $2 }
 	     /bogo-ops-per-second-real-time:/ { if (ops > 0) print $2; exit }' "$yaml"
