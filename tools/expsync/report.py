@@ -115,10 +115,11 @@ def figures():
             "count", "lower", LEDGER_VARIANTS)
     add("sng_mmap_ops", "programs", "stress-ng --mmap", "bogo-ops/s", "higher", TF_MODES)
     add("sng_vm_ops", "programs", "stress-ng --vm", "bogo-ops/s", "higher", TF_MODES)
-    add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU", "IRQs", "lower",
-        ["expsync"])
-    add("rtla_noise_us", "programs", "rtla osnoise: noise on the isolated CPU", "us",
-        "lower", ["expsync"])
+    # In the ledger boots, without -icount (40-programs.sh).
+    add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU (ledger boot)",
+        "IRQs", "lower", ["expsync"])
+    add("rtla_noise_us", "programs", "rtla osnoise: noise on the isolated CPU (ledger boot)",
+        "us", "lower", ["expsync"])
     return f
 
 
@@ -217,6 +218,9 @@ def build(d):
     data = {}
     data.update(records(os.path.join(d, "guest-bench-612.log"), True))
     data.update(records(os.path.join(d, "guest-bench.log"), False))
+    # rtla runs in the ledger boots (40-programs.sh PROGRAMS_PART=rtla).
+    data.update(records(os.path.join(d, "ledger-bench-612.log"), True))
+    data.update(records(os.path.join(d, "ledger-bench.log"), False))
     data.update(ledger_records(os.path.join(d, "ledger-bench-612.log"), True))
     data.update(ledger_records(os.path.join(d, "ledger-bench.log"), False))
     figs = figures()
@@ -249,10 +253,14 @@ def build(d):
 def guest_problems(d):
     """The MISSING/FAILED lines the guests printed, and failed guests."""
     out = []
-    for k in ("bench-612", "bench"):
-        p = os.path.join(d, "guest-%s.log" % k)
+    logs = ["guest-bench-612.log", "guest-bench.log"]
+    if os.path.exists(os.path.join(d, "ledger.txt")):
+        logs += ["ledger-bench-612.log", "ledger-bench.log"]
+    for name in logs:
+        k = name.split("-", 1)[1][:-4]
+        p = os.path.join(d, name)
         if not os.path.exists(p):
-            out.append("no evaluation log of the %s kernel (%s)" % (k, p))
+            out.append("no log %s of the %s kernel" % (p, k))
             continue
         with open(p, errors="replace") as f:
             for line in f:

@@ -69,7 +69,8 @@ eval_on() {
 		-- "$quick NO_PERF='${NO_PERF:-}' EVAL_ONLY='$only'" \
 		"tools/expsync/eval/report.sh" > "$2" 2>&1
 }
-# ledger KERNEL-DIR LOG: the isolation ledger on one kernel.
+# ledger KERNEL-DIR LOG: the isolation ledger on one kernel, then rtla
+# osnoise on its isolated CPU (40-programs.sh; not under -icount).
 ledger_on() {
 	local secs=15
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
@@ -78,7 +79,9 @@ ledger_on() {
 		-- "${NO_PERF:+mount --bind /dev/null \$(command -v perf);}" \
 		"LEDGER_SECONDS=$secs LEDGER_REPEAT=1" \
 		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
-		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh" > "$2" 2>&1
+		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh;" \
+		"PROGRAMS_PART=rtla $top/tools/expsync/eval/40-programs.sh ||" \
+		"echo 'FAILED: 40-programs.sh PROGRAMS_PART=rtla'" > "$2" 2>&1
 }
 rc=0
 # side_by_side FN PREFIX: FN KERNEL build/report/PREFIX-KERNEL.log for

@@ -9,9 +9,13 @@
 #    the CONFIG_EXPSYNC=n kernel.  Not --membarrier: that stressor needs
 #    MEMBARRIER_CMD_GLOBAL, which a nohz_full kernel refuses ("not
 #    supported"), so it does nothing in this boot;
-#  - rtla osnoise top on the isolated CPU, while stress-ng --mmap and
-#    --membarrier run on CPUs 0-2: its IRQ count and its total noise in
-#    us (variant "expsync", the booted defaults, against "6.12").
+#  - with PROGRAMS_PART=rtla (make run runs it in the ledger boots, 3
+#    vCPUs, no -icount), rtla osnoise top on the isolated CPU, while
+#    stress-ng --mmap and --membarrier run on the others: its IRQ count
+#    and its total noise in us (variant "expsync", the booted defaults,
+#    against "6.12").  Not under -icount: there osnoise's sampling
+#    thread spins through each period, and one 3 s run took 8 minutes
+#    of host time (stop 27).
 # Under -icount a guest second is 10^9 instructions of all vCPUs: the
 # rates rank the kernels by the work they do per operation, not by real
 # hardware's caches, interrupt latency or wake-ups.
@@ -21,8 +25,13 @@ reps=$(eval_reps)
 secs=$([ -n "${QUICK:-}" ] && echo 2 || echo 3)
 cpu=$(($(nproc --all) - 1))
 housekeeping=0-$((cpu - 1))
+part=${PROGRAMS_PART:-stress}
+case $part in
+stress | rtla) ;;
+*) echo "  FAILED: PROGRAMS_PART must be stress or rtla, not '$part'"; exit 1 ;;
+esac
 
-echo "== real programs: stress-ng, rtla osnoise ($reps runs per figure)"
+echo "== real programs: ${part/stress/stress-ng} ($reps runs per figure)"
 if ! command -v stress-ng >/dev/null || ! command -v rtla >/dev/null; then
 	echo "  MISSING: needs stress-ng and rtla (tools/expsync/deps.sh installs them)"
 	exit 1
@@ -67,12 +76,16 @@ stressor() {
 	done
 	[ -z "$orig" ] || echo "$orig" > "$sysctl/$knob"
 }
-orig_batch=$(cat $sysctl/table_free_rcu_batch 2>/dev/null)
-stressor mmap table_free immediate rcu+percpu rcu+gather
-eval_step stress-ng-mmap
-stressor vm table_free immediate rcu+percpu rcu+gather
-eval_step stress-ng-vm
-[ -z "$orig_batch" ] || echo "$orig_batch" > $sysctl/table_free_rcu_batch
+if [ "$part" = stress ]; then
+	orig_batch=$(cat $sysctl/table_free_rcu_batch 2>/dev/null)
+	stressor mmap table_free immediate rcu+percpu rcu+gather
+	eval_step stress-ng-mmap
+	stressor vm table_free immediate rcu+percpu rcu+gather
+	eval_step stress-ng-vm
+	[ -z "$orig_batch" ] || echo "$orig_batch" > $sysctl/table_free_rcu_batch
+	rm -f "$yaml"
+	exit $fail
+fi
 
 v=$(expsync_kernel && echo expsync || echo 6.12)
 wants rtla_irq || reps=0
