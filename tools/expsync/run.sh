@@ -115,10 +115,7 @@ eval_612_then_bench() {
 }
 if [ -n "$quick" ]; then
 	# QUICK=1 measures no programs: one boot per kernel, one core each.
-	eval_on bench "$out/guest-bench.log" & pid_a=$!
-	eval_on bench-612 "$out/guest-bench-612.log" & pid_b=$!
-	wait $pid_a || { echo "   eval_on bench failed (status $?)"; rc=1; }
-	wait $pid_b || { echo "   eval_on bench-612 failed (status $?)"; rc=1; }
+	side_by_side eval_on guest
 else
 	eval_on bench "$out/guest-bench.a.log" "20 40" & pid_a=$!
 	eval_612_then_bench & pid_b=$!
