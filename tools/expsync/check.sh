@@ -258,7 +258,8 @@ fi
 # --- membarrier coalescing under -icount ----------------------------------------
 # The vCPUs take turns there, so the bound of issue 12 holds: at most 0.6
 # IPI rounds per call with three callers (boot 1, 4 vCPUs on 2 host
-# cores, only shows below 0.95: see membarrier_coalesce.sh).
+# cores, measured 0.85 .. 0.91 and runs only the delivery part: see
+# membarrier_coalesce.sh).
 if want membarrier; then
 	step "boot: membarrier coalescing under -icount, at most 0.6 rounds per call (SMP=4)"
 	count_from coalesce
