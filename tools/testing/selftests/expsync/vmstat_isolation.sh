@@ -201,8 +201,7 @@ flip_test() {
 	read -r _ flips _ samples _ nonzero _ max <<< "$load"
 	echo "# join by $2/leave every ~200 ms for ${seconds}s under load: $flips flips," \
 		"samples in the set ${samples:-?}, with stale diffs ${nonzero:-?}" \
-		"(max ${max:-?}),"
-		"fold work items on CPU $cpu ${folds:-?}"
+		"(max ${max:-?}), fold work items on CPU $cpu ${folds:-?}"
 	what="counters exact in the set, no fold work"
 	if [ "${flips:-0}" -ge 5 ] && [ "${samples:-0}" -ge 50 ] && [ "$nonzero" = 0 ] &&
 	   [ "$folds" = 0 ]; then
