@@ -19,39 +19,6 @@ perf_value() {
 	awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"
 }
 
-# The tracepoints that the evaluation and the ledger count, on both
-# kernels.
-PINNED_TRACEPOINTS=(irq_vectors:local_timer_entry irq_vectors:call_function_entry
-	irq_vectors:call_function_single_entry irq_vectors:reschedule_entry
-	irq_vectors:irq_work_entry ipi:ipi_send_cpu ipi:ipi_send_cpumask
-	csd:csd_function_entry workqueue:workqueue_execute_start
-	timer:timer_expire_entry timer:hrtimer_expire_entry timer:tick_stop
-	rcu:rcu_callback)
-
-# pin_tracepoints: keep PINNED_TRACEPOINTS enabled, on every CPU, for the
-# rest of the boot; returns once they are.  Enabling a tracepoint patches
-# its call sites (text_poke_bp()), and QEMU 7.2's TCG can run a stale
-# translation of a site, with its temporary int3, after the patching is
-# over: an int3 oops in __sysvec_call_function_single, reproduced on the
-# CONFIG_EXPSYNC=n kernel by tools/expsync/tcg-text-poke.sh.  A static
-# key held enabled is not patched again when perf enables it once more.
-# Both kernels pay the same (counting, no sampling: no interrupt).
-pin_tracepoints() {
-	local ready=/tmp/expsync-tracepoints-pinned args=() e
-	command -v perf > /dev/null || return 0
-	for e in "${PINNED_TRACEPOINTS[@]}"; do args+=(-e "$e"); done
-	rm -f "$ready"
-	# perf stat creates the events before it lets its command run.
-	perf stat -a -o /dev/null "${args[@]}" -- \
-		sh -c "touch $ready; exec sleep 10000000" > /dev/null 2>&1 &
-	for _ in $(seq 600); do
-		[ -e "$ready" ] && return 0
-		sleep 0.1
-	done
-	echo "FAILED: pin_tracepoints: perf stat did not start in 60 s"
-	return 1
-}
-
 # mean_sd COL: "mean sd" of column COL of the lines on stdin, sd being
 # the sample standard deviation; fails with fewer than 2 lines.
 mean_sd() {

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm-run.sh --kernel IMG [--smp N] [--append ARGS] [--icount 1]
-#           [--timeout S] [--name NAME] -- CMD
+#           [--tcg-threads single] [--timeout S] [--name NAME] -- CMD
 #
 # Boot IMG under qemu-system-x86_64 (TCG) with the host root read-only
 # over virtio-9p and this repository read-write at the same path; run
@@ -14,13 +14,14 @@ set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
-kernel= smp=2 append= icount= timeout=600 name=
+kernel= smp=2 append= icount= threads= timeout=600 name=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
 	--smp) smp=$2; shift 2 ;;
 	--append) append=$2; shift 2 ;;
 	--icount) icount=$2; shift 2 ;;
+	--tcg-threads) threads=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
 	--) shift; break ;;
@@ -46,6 +47,14 @@ qemu_args=(-machine q35 -accel tcg -cpu max -smp "$smp" -m 2G
 	-fsdev "local,id=repo,path=$top,security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo)
 [ "$icount" = 1 ] && qemu_args+=(-icount shift=0,sleep=off)
+# All vCPUs on one host thread, as -icount has them too: see
+# tools/expsync/tcg-text-poke.sh for what multi-threaded TCG does to
+# text_poke_bp() on a JUMP_LABEL kernel.
+case "$threads" in
+'') ;;
+single|multi) qemu_args[3]=tcg,thread=$threads ;;
+*) echo "vm: --tcg-threads takes single or multi, not '$threads'" >&2; exit 2 ;;
+esac
 
 boot="console=ttyS0 root=/dev/root rootfstype=9p"
 boot+=" rootflags=trans=virtio,version=9p2000.L,access=any,msize=512000"
