@@ -19,6 +19,42 @@ perf_value() {
 	awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"
 }
 
+# The tracepoints that the isolation ledger counts or records, and those
+# that rtla osnoise hooks (kernel/trace/trace_osnoise.c,
+# arch/x86/kernel/trace.c), on both kernels.
+PINNED_TRACEPOINTS=('irq_vectors:*' ipi:ipi_send_cpu ipi:ipi_send_cpumask
+	csd:csd_function_entry workqueue:workqueue_execute_start
+	timer:timer_expire_entry timer:hrtimer_expire_entry timer:tick_stop
+	irq:irq_handler_entry irq:irq_handler_exit irq:softirq_entry irq:softirq_exit
+	sched:sched_switch sched:sched_migrate_task 'osnoise:*')
+
+# pin_tracepoints: keep PINNED_TRACEPOINTS enabled, on every CPU, for the
+# rest of the boot; returns once they are.  Enabling a tracepoint patches
+# its call sites (text_poke_bp()), and QEMU 7.2's multi-threaded TCG can
+# run a site's temporary int3 after the patching is over: an int3 oops
+# in __sysvec_call_function_single (tools/expsync/tcg-text-poke.sh
+# reproduces it on the CONFIG_EXPSYNC=n kernel).  A static key held
+# enabled is not patched again when perf or rtla enables it once more,
+# which also keeps text_poke_bp()'s sync IPIs out of the counted windows.
+# Both kernels pay the same: counting, no sampling, no interrupt.
+pin_tracepoints() {
+	local ready=/tmp/expsync-tracepoints-pinned err=/tmp/expsync-pin.err args=() e pid
+	command -v perf > /dev/null || return 0
+	for e in "${PINNED_TRACEPOINTS[@]}"; do args+=(-e "$e"); done
+	rm -f "$ready"
+	# perf stat creates the events before it lets its command run.
+	perf stat -a -o /dev/null "${args[@]}" -- \
+		sh -c "touch $ready; exec sleep 10000000" > /dev/null 2> "$err" &
+	pid=$!
+	for _ in $(seq 600); do
+		[ -e "$ready" ] && return 0
+		kill -0 $pid 2> /dev/null || break
+		sleep 0.1
+	done
+	echo "FAILED: pin_tracepoints: perf stat did not start: $(head -c 300 "$err")"
+	return 1
+}
+
 # mean_sd COL: "mean sd" of column COL of the lines on stdin, sd being
 # the sample standard deviation; fails with fewer than 2 lines.
 mean_sd() {

@@ -74,9 +74,10 @@ eval_on() {
 ledger_on() {
 	local secs=15
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
-		--name "ledger-$1" --smp 3 --tcg-threads single --timeout 1800 \
+		--name "ledger-$1" --smp 3 --timeout 1800 \
 		--append "nohz_full=2 isolcpus=nohz,domain,2" \
 		-- "${NO_PERF:+mount --bind /dev/null \$(command -v perf);}" \
+		". $top/tools/expsync/lib.sh; pin_tracepoints;" \
 		"LEDGER_SECONDS=$secs LEDGER_REPEAT=1" \
 		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
 		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh;" \
