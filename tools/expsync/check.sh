@@ -180,6 +180,13 @@ ksft_run="EXPSYNC_TIME_SCALE=$scale $ksft/run_kselftest.sh"
 ksft_timeout=$(sed -n 's/^timeout=//p' tools/testing/selftests/expsync/settings)
 [ "$scale" -gt 1 ] && ksft_run+=" -o $((ksft_timeout * scale))"
 
+# ksft_section LOG NAME: the lines of test NAME in LOG, from its
+# "# selftests: NAME" header through its result line.
+ksft_section() {
+	awk -v t="# selftests: $2" '$0 == t { on = 1; next }
+		on { print } on && /^(not )?ok [0-9]+ selftests: / { exit }' "$1"
+}
+
 # kselftest: the top-level TAP lines of run_kselftest.sh, checked against
 # its plan.  Every test here is one an issue requires: its SKIP is a
 # FAIL, with the reason it gave (the "# SKIP ..." line of that test).
@@ -193,14 +200,12 @@ ksft_results() {	# ksft_results LOG [LABEL]
 		name=$(sed -E 's/^(not )?ok [0-9]+ selftests: //; s/ # .*//' <<<"$line")
 		case "$line" in
 		*"# SKIP"*)
-			why=$(awk -v t="# selftests: ${name}" '$0 == t { on = 1; next }
-				on && /SKIP/ { sub(/.*SKIP */, ""); print; exit }' "$log")
+			why=$(ksft_section "$log" "$name" |
+				awk '/SKIP/ { sub(/.*SKIP */, ""); print; exit }')
 			result FAIL "kselftest: $name$label" "skipped, and it must run: ${why:-no reason given}" ;;
 		not\ ok*)
 			# The test's own failed cases, so that CI's output names them.
-			awk -v t="# selftests: ${name}" '$0 == t { on = 1; next }
-				on && /^(not )?ok [0-9]+ selftests: / { exit }
-				on && /^# not ok / { print "      " $0 }' "$log"
+			ksft_section "$log" "$name" | sed -n 's/^# not ok /      &/p'
 			result FAIL "kselftest: $name$label" "$log" ;;
 		ok*) result PASS "kselftest: $name$label" ;;
 		esac

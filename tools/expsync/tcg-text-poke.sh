@@ -15,8 +15,9 @@
 # vCPU can run the site's temporary int3 after the patching is over,
 # when the kernel's int3 handler no longer knows it.
 #
-# With "pin", perf holds the two tracepoints enabled first: the key is
-# patched once, before the hammer starts.  TCG_THREADS=single runs the
+# With "pin", pin_tracepoints (lib.sh, as make run's ledger boots) holds
+# the tracepoints enabled first: the key is patched once, before the
+# hammer starts.  TCG_THREADS=single runs the
 # vCPUs on one host thread (vm-run.sh --tcg-threads), as -icount does.
 # Prints the round the oops came in, or that all rounds passed.
 set -uo pipefail
@@ -31,12 +32,10 @@ gcc -O2 -Wall -pthread -o $out/hammer.$$ tools/expsync/tcg-text-poke/hammer.c &&
 	mv $out/hammer.$$ $out/hammer || exit 1
 events="-e irq_vectors:call_function_single_entry -e irq_vectors:call_function_entry"
 name=tcg-text-poke-$(basename "$obj")${pin:+-pin}${TCG_THREADS:+-$TCG_THREADS}
-# The pin: perf stat creates its events before it lets its command run.
 tools/expsync/vm-run.sh --kernel "$obj/arch/x86/boot/bzImage" --name "$name" \
 	${TCG_THREADS:+--tcg-threads $TCG_THREADS} --smp 3 \
 	--timeout $((60 + rounds * 10)) --append "kunit.enable=0" -- \
-	"${pin:+perf stat -a -o /dev/null $events -- sh -c 'touch /tmp/pinned; exec sleep 1d' &}" \
-	"${pin:+while [ ! -e /tmp/pinned ]; do sleep 0.1; done;}" \
+	"${pin:+. tools/expsync/lib.sh; pin_tracepoints || exit 1;}" \
 	"$out/hammer 1 2 & for i in \$(seq $rounds); do echo \"tcg-text-poke: round \$i\" > /dev/kmsg;" \
 	"taskset -c 0 perf stat -a $events -- sleep 0.02 > /dev/null 2>&1; done;" \
 	"echo tcg-text-poke: $rounds rounds done" > "$out/$name.log" 2>&1

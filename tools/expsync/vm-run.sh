@@ -38,7 +38,15 @@ rm -rf "$run"
 mkdir -p "$run"
 printf '%s\n' "$cmd" > "$run/cmd.sh"
 
-qemu_args=(-machine q35 -accel tcg -cpu max -smp "$smp" -m 2G
+# All vCPUs on one host thread with "single", as -icount has them too:
+# see tools/expsync/tcg-text-poke.sh for what multi-threaded TCG does to
+# text_poke_bp() on a JUMP_LABEL kernel.
+case "$threads" in
+'') accel=tcg ;;
+single|multi) accel=tcg,thread=$threads ;;
+*) echo "vm: --tcg-threads takes single or multi, not '$threads'" >&2; exit 2 ;;
+esac
+qemu_args=(-machine q35 -accel "$accel" -cpu max -smp "$smp" -m 2G
 	-nodefaults -display none -no-reboot
 	-serial "file:$run/console.log" -serial stdio
 	-kernel "$kernel"
@@ -47,14 +55,6 @@ qemu_args=(-machine q35 -accel tcg -cpu max -smp "$smp" -m 2G
 	-fsdev "local,id=repo,path=$top,security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo)
 [ "$icount" = 1 ] && qemu_args+=(-icount shift=0,sleep=off)
-# All vCPUs on one host thread, as -icount has them too: see
-# tools/expsync/tcg-text-poke.sh for what multi-threaded TCG does to
-# text_poke_bp() on a JUMP_LABEL kernel.
-case "$threads" in
-'') ;;
-single|multi) qemu_args[3]=tcg,thread=$threads ;;
-*) echo "vm: --tcg-threads takes single or multi, not '$threads'" >&2; exit 2 ;;
-esac
 
 boot="console=ttyS0 root=/dev/root rootfstype=9p"
 boot+=" rootflags=trans=virtio,version=9p2000.L,access=any,msize=512000"
