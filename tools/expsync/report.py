@@ -115,6 +115,9 @@ def figures():
             "count", "lower", LEDGER_VARIANTS)
     add("sng_mmap_ops", "programs", "stress-ng --mmap", "bogo-ops/s", "higher", TF_MODES)
     add("sng_vm_ops", "programs", "stress-ng --vm", "bogo-ops/s", "higher", TF_MODES)
+    add("sng_membarrier_ops", "programs",
+        "stress-ng --membarrier (4 vCPUs, no nohz_full)", "bogo-ops/s", "higher",
+        ["off", "on"])
     # In the ledger boots, without -icount (40-programs.sh).
     add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU (ledger boot)",
         "IRQs", "lower", ["expsync"])
@@ -146,6 +149,7 @@ HEADLINES = [
     ("ledger_work", "ledger: work items"),
     ("sng_mmap_ops", "stress-ng --mmap"),
     ("sng_vm_ops", "stress-ng --vm"),
+    ("sng_membarrier_ops", "stress-ng --membarrier"),
     ("rtla_irq", "rtla osnoise IRQs, isolated CPU"),
 ]
 
@@ -223,6 +227,9 @@ def build(d):
     data.update(records(os.path.join(d, "ledger-bench.log"), False))
     data.update(ledger_records(os.path.join(d, "ledger-bench-612.log"), True))
     data.update(ledger_records(os.path.join(d, "ledger-bench.log"), False))
+    # stress-ng --membarrier runs in boots without nohz_full (run.sh).
+    data.update(records(os.path.join(d, "programs-bench-612.log"), True))
+    data.update(records(os.path.join(d, "programs-bench.log"), False))
     figs = figures()
     missing = []
     # The ledger runs 3 windows of 6.12 per window of each expsync policy
@@ -256,6 +263,8 @@ def guest_problems(d):
     logs = ["guest-bench-612.log", "guest-bench.log"]
     if os.path.exists(os.path.join(d, "ledger.txt")):
         logs += ["ledger-bench-612.log", "ledger-bench.log"]
+    logs += [n for n in ("programs-bench-612.log", "programs-bench.log")
+             if os.path.exists(os.path.join(d, n))]
     for name in logs:
         k = name.split("-", 1)[1][:-4]
         p = os.path.join(d, name)

@@ -10,6 +10,9 @@
 #    CPU 3 nohz_full and isolated, under -icount shift=0,sleep=off;
 #  - the isolation ledger (isolation_ledger.sh) in a guest with 3 vCPUs,
 #    CPU 2 isolated, as make check runs it (interrupt counts: no -icount);
+#  - stress-ng --membarrier in a guest with 4 vCPUs, none isolated (its
+#    stressor needs MEMBARRIER_CMD_GLOBAL, which nohz_full turns off),
+#    under -icount;
 # and on the host the vmstat fast path's machine code (fastpath-check.sh).
 # Every guest gets the same vCPUs and boot parameters apart from the
 # kernel.  tools/expsync/report.py turns the raw records into
@@ -84,6 +87,13 @@ ledger_on() {
 		"PROGRAMS_PART=rtla $top/tools/expsync/eval/40-programs.sh ||" \
 		"echo 'FAILED: 40-programs.sh PROGRAMS_PART=rtla'" > "$2" 2>&1
 }
+# programs_on KERNEL-DIR LOG: stress-ng --membarrier (40-programs.sh),
+# in a boot without nohz_full, where its stressor runs at all.
+programs_on() {
+	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
+		--name "programs-$1" --smp 4 --icount 1 --timeout 1800 \
+		-- "PROGRAMS_PART=membarrier $top/tools/expsync/eval/40-programs.sh" > "$2" 2>&1
+}
 rc=0
 # side_by_side FN PREFIX: FN KERNEL build/report/PREFIX-KERNEL.log for
 # both kernels at once, one host core each: under -icount a guest's
@@ -133,6 +143,13 @@ if [ -n "$ledger" ] && [ -z "${EVAL_ONLY:-}" ]; then
 	side_by_side ledger_on ledger
 	python3 tools/expsync/ledger.py "$out/ledger-bench-612.log" "$out/ledger-bench.log" \
 		> "$out/ledger.txt" 2>&1 || rc=1
+fi
+if [ -z "$quick" ] && { [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "* ]]; }; then
+	phase "stress-ng --membarrier on obj-bench-612 and obj-bench, side by side (4 vCPUs, no nohz_full, -icount shift=0)"
+	side_by_side programs_on programs
+	for k in bench-612 bench; do
+		grep -E '^ *(MISSING|FAILED)' "$out/programs-$k.log"
+	done
 fi
 if [ -z "${EVAL_ONLY:-}" ]; then
 	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
