@@ -8,6 +8,12 @@
  * 4 MB, then spins 250 ms in user mode (vDSO clock, no system call),
  * for SECONDS or until SIGTERM.  Prints "rounds N".
  *
+ * isolation_ledger spin-only CPU
+ *
+ * SCHED_FIFO on CPU, it spins in user mode, with no system call and no
+ * clock read (a clock that is not in the vDSO would enter the kernel),
+ * until SIGTERM.  table_free_isolation.sh's user-mode CPU.
+ *
  * isolation_ledger churn CPU0 CPU1 SECONDS
  *
  * The housekeeping load: one thread on each of CPU0 and CPU1 maps and
@@ -97,6 +103,20 @@ static int spin(int cpu, double seconds)
 	return 0;
 }
 
+static int spin_only(int cpu)
+{
+	struct sched_param sp = { .sched_priority = 1 };
+
+	pin_to_cpu(cpu);
+	if (sched_setscheduler(0, SCHED_FIFO, &sp)) {
+		perror("sched_setscheduler");
+		return 2;
+	}
+	while (!atomic_load(&stop))
+		;
+	return 0;
+}
+
 struct churn {
 	int cpu;
 	int khugepaged;
@@ -162,8 +182,11 @@ int main(int argc, char **argv)
 	signal(SIGTERM, on_term);
 	if (argc == 4 && !strcmp(argv[1], "spin"))
 		return spin(atoi(argv[2]), atof(argv[3]));
+	if (argc == 3 && !strcmp(argv[1], "spin-only"))
+		return spin_only(atoi(argv[2]));
 	if (argc == 5 && !strcmp(argv[1], "churn"))
 		return churn(atoi(argv[2]), atoi(argv[3]), atof(argv[4]));
-	fprintf(stderr, "usage: %s spin CPU SECONDS | churn CPU0 CPU1 SECONDS\n", argv[0]);
+	fprintf(stderr, "usage: %s spin CPU SECONDS | spin-only CPU | churn CPU0 CPU1 SECONDS\n",
+		argv[0]);
 	return 2;
 }
