@@ -52,7 +52,13 @@ hk=0
 
 echo "TAP version 13"
 # make check requires this test: a missing precondition is a failure.
-fatal() { echo "1..3"; echo "not ok 1 $*"; echo "not ok 2 # not run"; echo "not ok 3 # not run"; exit 1; }
+fatal() {
+	echo "1..3"
+	echo "not ok 1 $*"
+	echo "not ok 2 # not run"
+	echo "not ok 3 # not run"
+	exit 1
+}
 [ "$(id -u)" = 0 ] || fatal "must run as root"
 [ -w $sysctl/table_free ] && [ -w $sysctl/table_free_rcu_batch ] ||
 	fatal "no $sysctl/table_free or table_free_rcu_batch"
@@ -178,7 +184,8 @@ syncs_while_collapsing() {
 	awk -F, -v hk="CPU$hk" -v iso="CPU$iso" -v c="$(awk '{ print $2 }' "$churn")" '
 		$4 == "csd:csd_function_entry" && $1 == hk { h = $2 }
 		$4 == "csd:csd_function_entry" && $1 == iso { i = $2 }
-		END { print (h == "" ? "none" : h), (i == "" ? "none" : i), (c == "" ? 0 : c) }' "$out"
+		END { print (h == "" ? "none" : h), (i == "" ? "none" : i),
+		      (c == "" ? 0 : c) }' "$out"
 	rm -f "$out" "$churn"
 }
 for w in 2 -1 yes ""; do
