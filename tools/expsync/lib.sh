@@ -36,11 +36,23 @@ PINNED_TRACEPOINTS=('irq_vectors:*' ipi:ipi_send_cpu ipi:ipi_send_cpumask
 # reproduces it on the CONFIG_EXPSYNC=n kernel).  A static key held
 # enabled is not patched again when perf or rtla enables it once more,
 # which also keeps text_poke_bp()'s sync IPIs out of the counted windows.
+# Each also gets a second probe, its ftrace event (the top-level buffer
+# off): a tracepoint's static call is patched when its probes go from 1
+# to 2 (tracepoint_add_func()), which rtla's osnoise did to
+# irq_vectors:reschedule_entry (an int3 oops in sysvec_reschedule_ipi,
+# stop 30); from 2 up, probes come and go without patching.
 # Both kernels pay the same: counting, no sampling, no interrupt.
 pin_tracepoints() {
 	local ready=/tmp/expsync-tracepoints-pinned err=/tmp/expsync-pin.err args=() e pid
+	local t=/sys/kernel/tracing f
 	command -v perf > /dev/null || return 0
-	for e in "${PINNED_TRACEPOINTS[@]}"; do args+=(-e "$e"); done
+	echo 0 > $t/tracing_on || { echo "FAILED: pin_tracepoints: no $t"; return 1; }
+	for e in "${PINNED_TRACEPOINTS[@]}"; do
+		args+=(-e "$e")
+		f=$t/events/${e%%:*}/${e#*:}/enable
+		[ "${e#*:}" != '*' ] || f=$t/events/${e%%:*}/enable
+		echo 1 > "$f" || { echo "FAILED: pin_tracepoints: cannot enable $f"; return 1; }
+	done
 	rm -f "$ready"
 	# perf stat creates the events before it lets its command run.
 	perf stat -a -o /dev/null "${args[@]}" -- \
