@@ -34,7 +34,7 @@ export CCACHE_NOHASHDIR	:= 1
 export CCACHE_MAXSIZE	?= 25G
 KMAKE		= $(MAKE) -C $(SRC) O=$(OBJ) CC="ccache gcc" -j$(JOBS) -s
 
-.PHONY: all deps tree config kernel vm check check-full mutants run bench compare selftests \
+.PHONY: all deps tree config kernel kernel-612-membarrier vm check check-full mutants run bench compare selftests \
 	clean distclean export-patches patches help
 all: kernel
 
@@ -46,6 +46,7 @@ help:
 	@echo "make mutants [MUTANTS='NN ...']  check that the tests catch each breakage"
 	@echo "make vm CMD='...' [SMP=n] [APPEND=...] [ICOUNT=1] [TIMEOUT=s] [CONFIG=test|bench]"
 	@echo "make kernel [CONFIG=test|bench|noexpsync|kasan]"
+	@echo "make kernel-612-membarrier   the noexpsync test kernel with 6.12's membarrier.c (make run)"
 	@echo "make export-patches   regenerate patches/ from build/linux"
 	@echo "make patches   the postable series with its new files, in build/patches/"
 
@@ -71,6 +72,11 @@ $(OBJ)/.config: $(FRAGS) $(KCONFIGS) patches/series tools/expsync/config.sh
 kernel: config
 	$(KMAKE) bzImage
 	@echo "kernel: $(KIMAGE)"
+
+# make run's 6.12 side of the no-ENOMEM figure: the noexpsync test kernel
+# with 6.12's kernel/sched/membarrier.c, in build/nomem612/.
+kernel-612-membarrier: tree
+	tools/expsync/build-612-membarrier.sh
 
 # Kselftests (expsync, membarrier, rseq) built against the tree's headers.
 selftests: config

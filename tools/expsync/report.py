@@ -88,6 +88,11 @@ def figures():
             "ns", "lower", ["off", "on"])
         add("mb_victim_%s_p99_ns" % h, "membarrier",
             "another process's p99 latency, %s" % what, "ns", "lower", ["off", "on"])
+    # In boots of the test configuration (fault injection), 6.12 being
+    # the noexpsync kernel with 6.12's membarrier.c (eval/nomem.sh).
+    add("mb_nomem_fail", "membarrier",
+        "registrations and commands failing (ENOMEM) under fault injection, test kernels",
+        "cases", "lower", ["expsync"])
     for w, what in (("malloc_t1", "malloc1, 1 thread"), ("malloc_t2", "malloc1, 2 threads"),
                     ("malloc_t4", "malloc1, 4 threads"), ("munmap", "munmap loop")):
         if w in ("malloc_t1", "munmap"):
@@ -136,6 +141,7 @@ HEADLINES = [
     # hammer's IPI waiting for QEMU's round-robin) set the mean, on and
     # off alike.
     ("mb_victim_hammer_p99_ns", "p99 of a process beside a hammer"),
+    ("mb_nomem_fail", "membarrier ENOMEM, fault injection"),
     ("tf_malloc_t1_task_ms", "seed 001 malloc1, task time"),
     ("tf_malloc_t1_busy_ms", "seed 001 malloc1, system-wide"),
     ("tf_malloc_t4_rcu_per_1000", "malloc1 4 threads, call_rcu/1000"),
@@ -230,6 +236,9 @@ def build(d):
     # stress-ng --membarrier runs in boots without nohz_full (run.sh).
     data.update(records(os.path.join(d, "programs-bench-612.log"), True))
     data.update(records(os.path.join(d, "programs-bench.log"), False))
+    # The no-ENOMEM figure runs in test-configuration boots (run.sh).
+    data.update(records(os.path.join(d, "nomem-612.log"), True))
+    data.update(records(os.path.join(d, "nomem-test.log"), False))
     figs = figures()
     missing = []
     # The ledger runs 3 windows of 6.12 per window of each expsync policy
@@ -263,7 +272,8 @@ def guest_problems(d):
     logs = ["guest-bench-612.log", "guest-bench.log"]
     if os.path.exists(os.path.join(d, "ledger.txt")):
         logs += ["ledger-bench-612.log", "ledger-bench.log"]
-    logs += [n for n in ("programs-bench-612.log", "programs-bench.log")
+    logs += [n for n in ("programs-bench-612.log", "programs-bench.log",
+                         "nomem-612.log", "nomem-test.log")
              if os.path.exists(os.path.join(d, n))]
     for name in logs:
         k = name.split("-", 1)[1][:-4]
@@ -278,7 +288,7 @@ def guest_problems(d):
     return out
 
 
-def claims(d, quick):
+def claims(d, quick, figs):
     """The STATUS|name|detail lines of the ledger and the fast path (the
     ledger's only when it ran: not under QUICK=1 unless QUICK holds it)."""
     out = []
@@ -295,7 +305,23 @@ def claims(d, quick):
                 m = re.match(r"(PASS|FAIL)\|([^|]*)\|(.*)$", line.strip())
                 if m:
                     out.append(m.groups())
+    out += nomem_claim(figs)
     return out
+
+
+def nomem_claim(figs):
+    """expsync's commands never return ENOMEM under fault injection, where
+    6.12's do in every run (else the injection did not reach them, and
+    expsync's 0 would prove nothing)."""
+    f = next(x for x in figs if x["id"] == "mb_nomem_fail")
+    if f["skipped"]:
+        return []
+    e, b = f["stats"].get("expsync"), f["stats"].get("6.12")
+    runs = "expsync %s, 6.12 %s" % (e["runs"] if e else "none", b["runs"] if b else "none")
+    ok = e and b and max(e["runs"]) == 0 and min(b["runs"]) > 0
+    return [("PASS" if ok else "FAIL",
+             "no-ENOMEM: no expsync command fails where every 6.12 run has one",
+             "failed cases per run: " + runs)]
 
 
 def variant_cells(f):
@@ -320,7 +346,7 @@ def summary(figs, missing, problems, cls, phases):
         f = byid[fid]
         lines.append("%-36s %s: %s" % (what, f["unit"], "  ".join(variant_cells(f))))
     fails = [c for c in cls if c[0] == "FAIL"]
-    lines.append("claims (ledger, fast path): %d passed, %d failed%s" % (
+    lines.append("claims (ledger, fast path, no-ENOMEM): %d passed, %d failed%s" % (
         len(cls) - len(fails), len(fails),
         "".join("\n  FAIL %s: %s" % (n, dt[:120]) for _, n, dt in fails[:5])))
     if phases:
@@ -494,7 +520,7 @@ def html(d, md, figs):
 def main_report(d):
     figs, missing, quick = build(d)
     problems = guest_problems(d)
-    cls = claims(d, quick)
+    cls = claims(d, quick, figs)
     phases = []
     if os.path.exists(os.path.join(d, "phases.txt")):
         with open(os.path.join(d, "phases.txt")) as f:

@@ -13,7 +13,10 @@
 #  - stress-ng --membarrier in a guest with 4 vCPUs, none isolated (its
 #    stressor needs MEMBARRIER_CMD_GLOBAL, which nohz_full turns off),
 #    under -icount;
-# and on the host the vmstat fast path's machine code (fastpath-check.sh).
+# then membarrier under fault injection (eval/nomem.sh) in two test-
+# configuration boots, expsync's and 6.12's membarrier.c with
+# CONFIG_EXPSYNC=n (build-612-membarrier.sh), and on the host the vmstat
+# fast path's machine code (fastpath-check.sh).
 # Every guest gets the same vCPUs and boot parameters apart from the
 # kernel.  tools/expsync/report.py turns the raw records into
 # build/report/{summary.txt,report.md,index.html,results.json} and exits
@@ -48,6 +51,17 @@ make -s selftests CONFIG=bench > "$out/selftests-build.log" 2>&1 ||
 	{ tail -n 30 "$out/selftests-build.log"; die "the selftests did not build"; }
 ksft=$top/build/obj-bench/kselftest/kselftest_install
 [ -x "$ksft/expsync/membarrier_bench" ] || die "no kselftests in $ksft"
+# The no-ENOMEM figure needs fault injection, which the bench kernels
+# leave out: the test kernel, and the noexpsync test kernel with 6.12's
+# membarrier.c (build-612-membarrier.sh).  Not under QUICK=1 or EVAL_ONLY.
+nomem=
+if [ -z "${QUICK:-}" ] && [ -z "${EVAL_ONLY:-}" ]; then
+	nomem=1
+	make -s kernel CONFIG=test > "$out/build-test.log" 2>&1 ||
+		{ tail -n 30 "$out/build-test.log"; die "the test kernel did not build"; }
+	make -s kernel-612-membarrier > "$out/build-612-membarrier.log" 2>&1 ||
+		{ tail -n 30 "$out/build-612-membarrier.log"; die "the 6.12-membarrier kernel did not build"; }
+fi
 
 quick=
 ledger=1
@@ -94,13 +108,33 @@ programs_on() {
 		--name "programs-$1" --smp 4 --icount 1 --timeout 1800 \
 		-- "PROGRAMS_PART=membarrier $top/tools/expsync/eval/40-programs.sh" > "$2" 2>&1
 }
+# nomem_on KERNEL LOG: the no-ENOMEM figure (eval/nomem.sh) on the test
+# kernel ("test") or the noexpsync one with 6.12's membarrier.c ("612").
+# 6.12's failed allocations each dump the stack (DEBUG_PER_CPU_MAPS:
+# "alloc_cpumask_var: failed!"), which vm-run.sh reports as a splat
+# (status 126): accepted there when every stack trace is one of those
+# and the console shows no other splat.
+nomem_on() {
+	local k=build/obj-test/arch/x86/boot/bzImage st con=build/vm/nomem-$1/console.log
+	[ "$1" = 612 ] && k=build/nomem612/obj/arch/x86/boot/bzImage
+	tools/expsync/vm-run.sh --kernel "$k" --name "nomem-$1" --smp 2 --timeout 1200 \
+		--append "kunit.enable=0" -- "$top/tools/expsync/eval/nomem.sh" > "$2" 2>&1
+	st=$?
+	if [ "$1" = 612 ] && [ $st = 126 ] &&
+	   [ "$(grep -c 'Call Trace:' "$con")" = "$(grep -c 'alloc_cpumask_var: failed!' "$con")" ] &&
+	   ! grep -Eq "$SPLAT_RE" "$con"; then
+		echo "(the stack dumps in $con are 6.12's failed cpumask allocations)" >> "$2"
+		st=0
+	fi
+	return $st
+}
 rc=0
-# side_by_side FN PREFIX: FN KERNEL build/report/PREFIX-KERNEL.log for
-# both kernels at once, one host core each: under -icount a guest's
+# side_by_side FN PREFIX [KERNELS]: FN KERNEL build/report/PREFIX-KERNEL.log
+# for both kernels (bench-612 and bench, or the two KERNELS) at once, one host core each: under -icount a guest's
 # figures count its instructions, whatever the host does, and the
 # ledger's counts are of the same work in the same window on both.
 side_by_side() {
-	local pids=() i k=(bench-612 bench)
+	local pids=() i k=(${3:-bench-612 bench})
 	for i in 0 1; do
 		"$1" "${k[$i]}" "$out/$2-${k[$i]}.log" & pids+=($!)
 	done
@@ -150,6 +184,10 @@ if [ -z "$quick" ] && { [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "*
 	for k in bench-612 bench; do
 		grep -E '^ *(MISSING|FAILED)' "$out/programs-$k.log"
 	done
+fi
+if [ -n "$nomem" ]; then
+	phase "membarrier under fault injection on the test kernel and the noexpsync one with 6.12's membarrier.c, side by side (2 vCPUs)"
+	side_by_side nomem_on nomem "612 test"
 fi
 if [ -z "${EVAL_ONLY:-}" ]; then
 	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"

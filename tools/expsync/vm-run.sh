@@ -73,7 +73,7 @@ if [ ! -f "$run/rc" ]; then
 fi
 rc=$(cat "$run/rc")
 
-splat='(BUG:|WARNING:|Oops|Kernel panic|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN:|UBSAN:|sleeping function called from invalid context|INFO: task .* blocked|Call Trace:)'
+splat="($SPLAT_RE|Call Trace:)"
 if grep -Eq "$splat" "$run/console.log"; then
 	echo "vm: kernel splat in the console; console log: $run/console.log" >&2
 	grep -E -m 5 -A 20 "$splat" "$run/console.log" >&2

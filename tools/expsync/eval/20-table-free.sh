@@ -11,9 +11,15 @@
 #  - task_ms: the CPU time of the benchmark's threads over its work
 #    (CLOCK_PROCESS_CPUTIME_ID, what task-clock counts; guest clock,
 #    -icount under make run);
-#  - busy_ms: the busy time of all CPUs from /proc/stat over the run,
-#    which also holds the RCU callbacks, softirqs and kthreads that
-#    task-clock charges to nobody;
+#  - busy_ms: the busy time of all CPUs over the run, which also holds
+#    the RCU callbacks, softirqs and kthreads that task-clock charges to
+#    nobody: the CPUs' time ($EPOCHREALTIME, us) minus their idle and
+#    iowait time from /proc/stat (the kernel's own idle accounting,
+#    exact but for its 10 ms unit; /proc/stat's user and system time
+#    are 4 ms tick samples on CPUs 0-2, which miss or double short
+#    bursts).  Under -icount a vCPU's busy time also holds the
+#    instructions other vCPUs run while it waits its round-robin turn,
+#    so this figure varies from run to run far more than task_ms;
 #  - rcu_per_1000: every call_rcu() in the system (rcu:rcu_callback,
 #    counted on every CPU by tpcount -a: perf stat's counting without
 #    its 4 s start-up under TCG) per 1000 munmaps;
@@ -24,6 +30,8 @@ bench=$(expsync_ksft_dir)/table_free_bench
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
 reps=$(eval_reps)
+# The figures timed system-wide vary most (busy_ms): twice the runs.
+treps=$((reps * 2))
 # Rounds: a run of the single-threaded loops must be long against the
 # 10 ms resolution of /proc/stat.  With threads sharing the mm, every
 # munmap IPIs the other vCPUs, which under -icount wait their
@@ -34,7 +42,7 @@ else
 	rounds=10000 mrounds=5000 t2rounds=60 t4rounds=30
 fi
 
-echo "== table_free ($reps runs per figure, minus $reps runs with 0 rounds)"
+echo "== table_free ($reps runs per figure, $treps for the timed ones; each minus as many runs with 0 rounds)"
 if [ ! -x "$bench" ] || [ ! -d /sys/kernel/tracing/events/rcu/rcu_callback ]; then
 	echo "  MISSING: needs table_free_bench and the rcu:rcu_callback tracepoint"
 	exit 1
@@ -46,12 +54,15 @@ stat() {	# stat NAME: an expsync counter (nothing on 6.12), builtins only
 	while read -r k v; do [ "$k" = "$1" ] && echo "$v"; done < $stats
 }
 
-# All CPUs' busy time so far, in ms (/proc/stat: all but idle and iowait).
+# All CPUs' busy time so far, in ms: the online CPUs' time since the
+# epoch less their idle and iowait time (/proc/stat's "cpu" line sums
+# every CPU's before it rounds to clock ticks).
 hz=$(getconf CLK_TCK)
+ncpus=$(getconf _NPROCESSORS_ONLN)	# nproc counts only the CPUs this task may use
 busy_ms() {
-	local u n sy i w irq sirq st
-	read -r _ u n sy i w irq sirq st _ < /proc/stat
-	echo $(((u + n + sy + irq + sirq + st) * 1000 / hz))
+	local i w t=${EPOCHREALTIME/./}
+	read -r _ _ _ _ i w _ < /proc/stat
+	echo $((ncpus * t / 1000 - (i + w) * 1000 / hz))
 }
 
 # One run: "task_ms busy_ms call_rcu_events munmaps tables batches" of
@@ -81,17 +92,18 @@ measure() {
 	shift 3
 	# With threads sharing the mm, a run's time is the vCPUs' round-robin
 	# waits for the flush IPIs, not work: only its counts are figures.
-	[ "$1" = malloc ] && [ "$2" != 1 ] && times=
-	runs=$(for i in $(seq "$reps"); do run_once "$@" "$rounds"; done)
-	zero=$(for i in $(seq "$reps"); do run_once "$@" 0; done)
-	if [ "$(grep -c . <<<"$runs")" != "$reps" ] || [ "$(grep -c . <<<"$zero")" != "$reps" ]; then
+	local n=$treps
+	[ "$1" = malloc ] && [ "$2" != 1 ] && times= n=$reps
+	runs=$(for i in $(seq "$n"); do run_once "$@" "$rounds"; done)
+	zero=$(for i in $(seq "$n"); do run_once "$@" 0; done)
+	if [ "$(grep -c . <<<"$runs")" != "$n" ] || [ "$(grep -c . <<<"$zero")" != "$n" ]; then
 		echo "  $fig $v: MISSING (runs '$runs', zero-round runs '$zero')"
 		return 1
 	fi
 	# Each run minus the mean of the zero-round runs, in one awk.
 	# Tables per call_rcu() of page tables: expsync's counters over the
 	# run, under rcu only (the run's exit frees a few tables too).
-	awk -v f="tf_$fig" -v v="$v" -v r="$reps" -v times="$times" '
+	awk -v f="tf_$fig" -v v="$v" -v r="$n" -v times="$times" '
 		NR <= r { ms[NR] = $1; busy[NR] = $2; ev[NR] = $3; m[NR] = $4
 			  t[NR] = $5; b[NR] = $6; next }
 		{ zms += $1 / r; zbusy += $2 / r; zev += $3 / r }
