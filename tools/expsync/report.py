@@ -7,7 +7,9 @@ guest-bench.log (the evaluation's raw records, "@R FIGURE VARIANT VALUE",
 one per run, from the CONFIG_EXPSYNC=n kernel and the expsync one),
 ledger-bench-612.log and ledger-bench.log (the isolation ledger's
 "# ledger LABEL cause=N ..." lines, one per window), ledger.txt (its
-claims, tools/expsync/ledger.py), fastpath.txt and phases.txt.
+claims, tools/expsync/ledger.py), fastpath.txt and phases.txt, and
+nomem-612.log and nomem-test.log (membarrier under fault injection, in
+test-configuration boots: eval/nomem.sh), whose claim report.py makes.
 
 Writes DIR/results.json (every raw run), DIR/report.md (every table),
 DIR/index.html (the tables and the plots, gnuplot PNGs embedded) and
