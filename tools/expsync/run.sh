@@ -42,7 +42,7 @@ phase() {	# phase NAME: the time of the phase before, then NAME
 }
 die() { echo "make run: $*" >&2; exit 1; }
 
-phase "build: the bench kernel and its CONFIG_EXPSYNC=n twin (6.12)"
+phase "build: the bench kernel and its CONFIG_EXPSYNC=n twin (6.12), and the no-ENOMEM figure's two"
 for c in bench bench-612; do
 	make -s kernel CONFIG=$c > "$out/build-$c.log" 2>&1 ||
 		{ tail -n 30 "$out/build-$c.log"; die "the $c kernel did not build"; }
@@ -130,9 +130,10 @@ nomem_on() {
 }
 rc=0
 # side_by_side FN PREFIX [KERNELS]: FN KERNEL build/report/PREFIX-KERNEL.log
-# for both kernels (bench-612 and bench, or the two KERNELS) at once, one host core each: under -icount a guest's
-# figures count its instructions, whatever the host does, and the
-# ledger's counts are of the same work in the same window on both.
+# for both kernels (bench-612 and bench, or the two KERNELS) at once, one
+# host core each: under -icount a guest's figures count its
+# instructions, whatever the host does, and the ledger's counts are of
+# the same work in the same window on both.
 side_by_side() {
 	local pids=() i k=(${3:-bench-612 bench})
 	for i in 0 1; do
