@@ -42,7 +42,7 @@ phase() {	# phase NAME: the time of the phase before, then NAME
 }
 die() { echo "make run: $*" >&2; exit 1; }
 
-phase "build: the bench kernel and its CONFIG_EXPSYNC=n twin (6.12), and the no-ENOMEM figure's two"
+phase "build: the bench kernel, its CONFIG_EXPSYNC=n twin (6.12) and, but for QUICK=1 or EVAL_ONLY, the no-ENOMEM figure's two"
 for c in bench bench-612; do
 	make -s kernel CONFIG=$c > "$out/build-$c.log" 2>&1 ||
 		{ tail -n 30 "$out/build-$c.log"; die "the $c kernel did not build"; }

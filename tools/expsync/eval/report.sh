@@ -21,7 +21,9 @@ fi
 # make run NO_PERF=1: perf cannot run here (its file replaced by
 # /dev/null, not executable), to show that make run then fails and says so.
 [ -z "${NO_PERF:-}" ] || mount --bind /dev/null "$(command -v perf)"
-command -v perf > /dev/null || echo "MISSING: no perf in the guest; every figure counted by perf is missing"
+# Run it: "command -v" still finds the /dev/null mounted over it.
+perf --version > /dev/null 2>&1 ||
+	echo "MISSING: no runnable perf in the guest; every figure counted by perf is missing"
 rc=0
 for s in "$here"/[0-9]*-*.sh; do
 	n=$(basename "$s")
