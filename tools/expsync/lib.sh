@@ -99,12 +99,12 @@ record() {
 	echo "@R $1 $2 $3"
 }
 
-# True on the expsync kernel, false on the CONFIG_EXPSYNC=n one (6.12).
 # The console lines vm-run.sh takes for a kernel splat, besides any
 # "Call Trace:" (run.sh's nomem phase tells 6.12's expected stack dumps
 # from these).
 SPLAT_RE='BUG:|WARNING:|Oops|Kernel panic|general protection fault|possible circular locking|possible recursive locking|inconsistent lock state|suspicious RCU usage|KASAN:|UBSAN:|sleeping function called from invalid context|INFO: task .* blocked'
 
+# True on the expsync kernel, false on the CONFIG_EXPSYNC=n one (6.12).
 expsync_kernel() { [ -d /proc/sys/kernel/expsync ]; }
 
 # Runs per measure: 5 (make run), 3 with QUICK=1 (a first look).
