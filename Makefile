@@ -41,8 +41,8 @@ all: kernel
 help:
 	@echo "make run [QUICK=1]   expsync against 6.12 (CONFIG_EXPSYNC=n), report in build/report/"
 	@echo "make compare A=dir B=dir   two make run reports (results.json) side by side"
-	@echo "make check [ONLY='section ...']   build the test kernel and run the tests"
-	@echo "make check-full   make check, then the KASAN kernel runs the stress sections"
+	@echo "make check [ONLY='section ...'] [LIST=1]   the test plan's check tier (CI)"
+	@echo "make check-full [ONLY=...] [LIST=1]   every row of the test plan"
 	@echo "make mutants [MUTANTS='NN ...']  check that the tests catch each breakage"
 	@echo "make vm CMD='...' [SMP=n] [APPEND=...] [ICOUNT=1] [TIMEOUT=s] [CONFIG=test|bench]"
 	@echo "make kernel [CONFIG=test|bench|noexpsync|kasan]"
@@ -61,7 +61,7 @@ $(B)/.deps-ok: tools/expsync/deps.sh
 # Always run: it re-applies the series only when it changed and copies
 # only overlay files whose content changed, so it is cheap.
 tree: deps
-	@tools/expsync/tree.sh $(SRC) $(TESTED_SUBLEVEL) "$(OVERLAY_DIRS)"
+	@DISCARD="$(DISCARD)" tools/expsync/tree.sh $(SRC) $(TESTED_SUBLEVEL) "$(OVERLAY_DIRS)"
 
 # --- Configuration -----------------------------------------------------------
 config: tree
@@ -92,14 +92,14 @@ vm:
 		--append "$$EXPSYNC_VM_APPEND" --icount "$(ICOUNT)" \
 		--timeout "$(or $(TIMEOUT),600)" -- "$$EXPSYNC_VM_CMD"
 
-# ONLY='section ...' runs only those sections of make check (README.md).
+# The test plan, tools/expsync/check-plan: make check runs its "check"
+# tier (CI), make check-full every row.  ONLY='section or row ...' runs
+# only those rows; LIST=1 prints the plan with each row's last time.
 check:
-	ONLY="$(ONLY)" tools/expsync/check.sh
+	ONLY="$(ONLY)" LIST="$(LIST)" TIER=check tools/expsync/check.sh
 
-# make check, then a KASAN build of the test kernel runs the membarrier,
-# table_free and stress sections.  Not part of CI (README.md).
 check-full:
-	ONLY="$(ONLY)" tools/expsync/check-full.sh
+	ONLY="$(ONLY)" LIST="$(LIST)" tools/expsync/check-full.sh
 
 # Deliberate breakages, each must be caught by its make check section.
 mutants:

@@ -1,57 +1,55 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Runs inside a guest of the boot matrix:
+# Runs inside a guest of make check's plan (tools/expsync/check-plan):
 #   boot-check.sh [KNOB=WORD]... [--warn TEXT]... [--no-warn]
-#                 [--ksft RUN_KSELFTEST_ARGS]
-# checks that each kernel.expsync.KNOB reads WORD, that every TEXT
-# appears in the kernel log, or (--no-warn) that expsync warned nothing,
-# and runs the given kselftests, failing if any of them fails or skips.
-. "$(dirname "$0")/lib.sh"
-top=$EXPSYNC_TOP
-fail=0
-for arg in "$@"; do
-	if [ "${want_warn:-0}" = 1 ]; then
-		want_warn=0
-		if dmesg | grep -qF -- "$arg"; then
-			echo "warned: $arg"
-		else
-			echo "missing warning: $arg"; fail=1
-		fi
-		continue
-	fi
-	if [ "${want_ksft:-0}" = 1 ]; then
-		want_ksft=0
-		# shellcheck disable=SC2086 # the argument is a list of options
-		out=$("$top"/build/obj-test/kselftest/kselftest_install/run_kselftest.sh $arg 2>&1)
-		echo "$out" | grep -E '^(not )?ok [0-9]+ selftests'
-		# A skipped test did not run: that is a failure here too.
-		echo "$out" | grep -Eq '^(not ok|ok [0-9]+ .*# SKIP)' && fail=1
-		echo "$out" | grep -q '^ok' || fail=1
-		plan=$(echo "$out" | awk -F. '/^1\.\.[0-9]+$/ { n += $3 } END { print n + 0 }')
-		[ "${plan:-x}" = "$(echo "$out" | grep -Ec '^(not )?ok [0-9]+ selftests')" ] ||
-			{ echo "kselftest plan 1..${plan:-?} does not match the results"; fail=1; }
-		continue
-	fi
-	case "$arg" in
-	--ksft) want_ksft=1 ;;
-	--warn) want_warn=1 ;;
+#                 [--no-expsync] [--version TEXT]
+# and prints TAP, one result per check: kernel.expsync.KNOB reads WORD;
+# TEXT appears in the kernel log; (--no-warn) expsync printed nothing;
+# (--no-expsync) the kernel has no expsync interface at all, no sysctl
+# directory, no debugfs directory, no tracepoint; (--version) TEXT is in
+# the running kernel's version string.
+n=0 out=
+ok() { n=$((n + 1)); out+="ok $n $1"$'\n'; }
+not_ok() { n=$((n + 1)); out+="# $2"$'\n'"not ok $n $1"$'\n'; }
+expsync=1
+while [ $# -gt 0 ]; do
+	case "$1" in
+	--warn)
+		if dmesg | grep -qF -- "$2"; then ok "warns: $2"
+		else not_ok "warns: $2" "missing from dmesg"; fi
+		shift 2 ;;
 	--no-warn)
-		if dmesg | grep -Eq '^\[[^]]*\] expsync'; then
-			echo "unexpected expsync message:"; dmesg | grep -E '^\[[^]]*\] expsync'
-			fail=1
-		fi ;;
+		msgs=$(dmesg | grep -E '^\[[^]]*\] expsync')
+		if [ -z "$msgs" ]; then ok "expsync warns nothing"
+		else not_ok "expsync warns nothing" "$(head -c 300 <<<"$msgs")"; fi
+		shift ;;
+	--no-expsync)
+		expsync=0
+		for p in /proc/sys/kernel/expsync /sys/kernel/debug/expsync \
+			 /sys/kernel/tracing/events/expsync; do
+			if [ -e "$p" ]; then not_ok "no $p" "it exists"
+			else ok "no $p"; fi
+		done
+		shift ;;
+	--version)
+		if grep -qF -- "$2" /proc/version; then ok "kernel version has $2"
+		else not_ok "kernel version has $2" "$(cat /proc/version)"; fi
+		shift 2 ;;
 	*=*)
-		knob=${arg%%=*} word=${arg#*=}
+		knob=${1%%=*} word=${1#*=}
 		got=$(cat "/proc/sys/kernel/expsync/$knob" 2>&1)
-		if [ "$got" != "$word" ]; then
-			echo "kernel.expsync.$knob is '$got', expected '$word'"; fail=1
-		else
-			echo "kernel.expsync.$knob = $got"
-		fi ;;
+		if [ "$got" = "$word" ]; then ok "kernel.expsync.$knob = $word"
+		else not_ok "kernel.expsync.$knob = $word" "reads '$got'"; fi
+		shift ;;
 	*)
-		echo "boot-check: unknown argument $arg"; fail=1 ;;
+		not_ok "boot-check argument '$1'" "unknown argument"
+		shift ;;
 	esac
 done
-[ -d /proc/sys/kernel/expsync ] || { echo "no /proc/sys/kernel/expsync"; fail=1; }
-exit $fail
+if [ $expsync = 1 ]; then
+	if [ -d /proc/sys/kernel/expsync ]; then ok "/proc/sys/kernel/expsync exists"
+	else not_ok "/proc/sys/kernel/expsync exists" "missing"; fi
+fi
+echo "1..$n"
+printf '%s' "$out"

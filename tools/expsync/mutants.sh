@@ -41,6 +41,8 @@ for p in tools/expsync/mutants/*.patch; do
 	fi
 	name=$(sed -n 's/^Mutant: //p' "$p")
 	section=$(sed -n 's/^Section: //p' "$p")
+	# The tier of the test that must catch it (Tier: full, or check).
+	mtier=$(sed -n 's/^Tier: //p' "$p")
 	log=$B/mutant/$id
 	rm -rf "$log"; mkdir -p "$log"
 	t1=$(date +%s)
@@ -54,7 +56,7 @@ for p in tools/expsync/mutants/*.patch; do
 		broken=$((broken + 1))
 	else
 		CHECK_KERNEL_OBJ=$mobj CHECK_OUT=$log/check CHECK_VM_PREFIX=mutant CHECK_FAIL_FAST=1 \
-			ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
+			TIER=${mtier:-check} ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
 		rc=$?
 		first=$(grep -m1 '^FAIL' "$log/check.log" | sed -E 's/^FAIL +//')
 		# A test that ran out of time is not the same evidence as an

@@ -97,7 +97,7 @@ ledger_on() {
 		". $top/tools/expsync/lib.sh; pin_tracepoints;" \
 		"LEDGER_SECONDS=$secs LEDGER_REPEAT=1" \
 		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
-		"$ksft/run_kselftest.sh -t expsync:isolation_ledger.sh;" \
+		"$ksft/expsync/isolation_ledger.sh;" \
 		"PROGRAMS_PART=rtla $top/tools/expsync/eval/40-programs.sh ||" \
 		"echo 'FAILED: 40-programs.sh PROGRAMS_PART=rtla'" > "$2" 2>&1
 }

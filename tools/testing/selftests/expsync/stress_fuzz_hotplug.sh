@@ -24,10 +24,12 @@ fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
 scale=${EXPSYNC_TIME_SCALE:-1}
 [[ $scale =~ ^[1-9][0-9]?$|^100$ ]] || fatal "EXPSYNC_TIME_SCALE=$scale: not a number from 1 to 100"
 fuzz=${FUZZ_SECONDS:-$((60 * scale))}
-[ "$(id -u)" = 0 ] || fatal "must run as root"
-[ -d $sysctl ] || fatal "no $sysctl"
-command -v trinity >/dev/null || fatal "no trinity in the guest (Debian package trinity)"
-[ -w $online ] || fatal "CPU 1 cannot be offlined (no $online)"
+. "$(dirname "$0")/expsync_lib.sh"
+# A missing precondition is a skip (exit 4).
+[ "$(id -u)" = 0 ] || skip "must run as root"
+[ -d $sysctl ] || skip "no $sysctl"
+command -v trinity >/dev/null || skip "no trinity in the guest (Debian package trinity)"
+[ -w $online ] || skip "CPU 1 cannot be offlined (no $online)"
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
 echo "1..4"
 fail=0

@@ -59,17 +59,19 @@ fatal() {
 	echo "not ok 3 # not run"
 	exit 1
 }
-[ "$(id -u)" = 0 ] || fatal "must run as root"
+. "$(dirname "$0")/expsync_lib.sh"
+# A missing precondition is a skip (exit 4).
+[ "$(id -u)" = 0 ] || skip "must run as root"
 [ -w $sysctl/table_free ] && [ -w $sysctl/table_free_rcu_batch ] ||
-	fatal "no $sysctl/table_free or table_free_rcu_batch"
-command -v perf >/dev/null || fatal "no perf in the guest"
+	skip "no $sysctl/table_free or table_free_rcu_batch"
+command -v perf >/dev/null || skip "no perf in the guest"
 [ -x "$here/table_free_bench" ] || fatal "no table_free_bench"
 [ -x "$here/isolation_ledger" ] || fatal "no isolation_ledger"
 sync_ipi=/sys/kernel/debug/expsync/table_sync_ipi
-[ -w $sync_ipi ] || fatal "no $sync_ipi"
-[ -d $fi_dir ] || fatal "no $fi_dir (CONFIG_FAIL_PAGE_ALLOC, FAULT_INJECTION_DEBUG_FS)"
-grep -qx "$iso" /sys/devices/system/cpu/nohz_full 2>/dev/null ||
-	fatal "CPU $iso is not nohz_full (nohz_full: $(cat /sys/devices/system/cpu/nohz_full))"
+[ -w $sync_ipi ] || skip "no $sync_ipi"
+[ -d $fi_dir ] || skip "no $fi_dir (CONFIG_FAIL_PAGE_ALLOC, FAULT_INJECTION_DEBUG_FS)"
+cpu_in_list "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)" "$iso" ||
+	skip "CPU $iso is not nohz_full (nohz_full: $(cat /sys/devices/system/cpu/nohz_full))"
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/expsync/stats; }
 
 orig_mode=$(cat $sysctl/table_free) orig_batch=$(cat $sysctl/table_free_rcu_batch)

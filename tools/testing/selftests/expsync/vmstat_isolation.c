@@ -91,6 +91,7 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include "expsync_util.h"
@@ -507,6 +508,22 @@ static int cost(int cpu, long n)
 	return 0;
 }
 
+/*
+ * put FILE TEXT: one write() of exactly TEXT, an empty one too (a shell
+ * redirection writes nothing for ""): the sysctl tests' bad input.
+ */
+static int put(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 1;
+	n = write(fd, text, strlen(text));
+	close(fd);
+	return n != (ssize_t)strlen(text);
+}
+
 int main(int argc, char **argv)
 {
 	struct samples got = { 0 };
@@ -516,6 +533,8 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int cpu;
 
+	if (argc == 4 && !strcmp(argv[1], "put"))
+		return put(argv[2], argv[3]);
 	if (argc == 4 && !strcmp(argv[1], "cost"))
 		return cost(atoi(argv[2]), atol(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "drain"))

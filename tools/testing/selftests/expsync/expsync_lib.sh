@@ -1,0 +1,24 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Helpers of the expsync shell selftests; source it.  Their TAP comes
+# from the kselftest's own ktap_helpers.sh where it can.
+. "$(dirname "${BASH_SOURCE[0]}")/../kselftest/ktap_helpers.sh"
+
+# skip REASON: a missing precondition (not root, no nohz_full CPU, no
+# perf, a kernel option off): the whole test is skipped, exit 4.
+skip() {
+	ktap_skip_all "$*"
+	exit "$KSFT_SKIP"
+}
+
+# cpu_in_list LIST CPU: true when CPU is in the cpulist LIST ("0,2-3").
+cpu_in_list() {
+	local r a b
+	IFS=, read -ra ranges <<<"$1"
+	for r in "${ranges[@]}"; do
+		[ -n "$r" ] || continue
+		a=${r%-*} b=${r#*-}
+		[ "$2" -ge "$a" ] && [ "$2" -le "$b" ] && return 0
+	done
+	return 1
+}
