@@ -170,9 +170,54 @@ static void vmstat_drain_test_direct(struct kunit *test)
 	free_cpumask_var(set);
 }
 
+/*
+ * The tick-stop fold runs in the idle loop only: called from a task (here
+ * the test's kthread), as from irq_exit() on a nohz_full CPU whose tick
+ * stops after an interrupt that may have landed inside a __mod_*()
+ * update, expsync's part of quiet_vmstat() claims the CPU but leaves its
+ * differentials alone.
+ */
+static void vmstat_drain_test_tick_stop(struct kunit *test)
+{
+	unsigned int old_policy = vmstat_drain_word.value;
+	struct pglist_data *pgdat = NODE_DATA(numa_node_id());
+	enum node_stat_item item = NR_KERNEL_MISC_RECLAIMABLE;
+	cpumask_var_t old_set;
+	s8 before, after;
+	int added = 0;
+	bool owned;
+
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old_set, GFP_KERNEL));
+	cpumask_copy(old_set, &vmstat_drain_cpus_mask);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(cpu_online_mask), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_USER_RETURN), 0);
+
+	local_irq_disable();
+	/* A differential this CPU holds (below its threshold: not folded). */
+	do {
+		__mod_node_page_state(pgdat, item, 1);
+		added++;
+		before = this_cpu_read(pgdat->per_cpu_nodestats->vm_node_stat_diff[item]);
+	} while (!before && added < 2);
+	owned = expsync_vmstat_quiet();
+	after = this_cpu_read(pgdat->per_cpu_nodestats->vm_node_stat_diff[item]);
+	__mod_node_page_state(pgdat, item, -added);
+	local_irq_enable();
+
+	KUNIT_EXPECT_TRUE(test, owned);
+	KUNIT_EXPECT_NE(test, before, 0);
+	KUNIT_EXPECT_EQ(test, after, before);
+
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(old_policy), 0);
+	free_cpumask_var(old_set);
+}
+
 static struct kunit_case vmstat_drain_cases[] = {
 	KUNIT_CASE(vmstat_drain_test_transitions),
 	KUNIT_CASE(vmstat_drain_test_direct),
+	KUNIT_CASE(vmstat_drain_test_tick_stop),
 	{}
 };
 

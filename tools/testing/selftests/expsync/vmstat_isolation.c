@@ -73,6 +73,23 @@
  * at any time, in the child's syscalls too (under direct the CPU holds
  * no differential at any time).
  *
+ * vmstat_isolation drift CPU SECONDS
+ *
+ * Counters never drift.  On CPU, one thread maps, touches and unmaps a
+ * 64-page shared memfd (NR_FILE_MAPPED: rmap updates it with the
+ * non-atomic __mod_*() read-modify-write, IRQs on), while another
+ * thread of the process sleeps 1 ms at a time there, so that CPU's tick
+ * stops and starts all the time, from irq_exit() too.  The work is net
+ * zero: after a drain, nr_mapped must read what it read before (after
+ * a one-second warm-up).  Prints "before B after A rounds R sleeps S
+ * drain_rc E".  A fold that lands inside an interrupted update counts
+ * the old differential twice, for good.
+ *
+ * vmstat_isolation put FILE TEXT
+ *
+ * One write() of exactly TEXT to FILE, an empty one too (a shell
+ * redirection writes nothing for ""); exits 1 when it fails.
+ *
  * vmstat_isolation cost CPU N
  *
  * On CPU, times N getppid() calls (nothing to fold) and N rounds of
@@ -92,6 +109,7 @@
 #include <time.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <pthread.h>
 #include <unistd.h>
 
 #include "expsync_util.h"
@@ -450,6 +468,97 @@ static int migrate(int cpu, double seconds)
 	return 0;
 }
 
+struct drift {
+	int cpu, fd;
+	atomic_int stop;
+	long rounds, sleeps;
+};
+
+#define DRIFT_PAGES	64
+
+static void *drift_mapper(void *arg)
+{
+	struct drift *d = arg;
+	size_t len = DRIFT_PAGES << 12, i;
+
+	pin_to_cpu(d->cpu);
+	while (!atomic_load(&d->stop)) {
+		volatile char *p = mmap(NULL, len, PROT_READ, MAP_SHARED, d->fd, 0);
+
+		if (p == MAP_FAILED)
+			exit(2);
+		for (i = 0; i < len; i += 4096)
+			(void)p[i];
+		munmap((void *)p, len);
+		d->rounds++;
+	}
+	return NULL;
+}
+
+static void *drift_sleeper(void *arg)
+{
+	struct drift *d = arg;
+
+	pin_to_cpu(d->cpu);
+	while (!atomic_load(&d->stop)) {
+		usleep(1000);
+		d->sleeps++;
+	}
+	return NULL;
+}
+
+static void drift_run(struct drift *d, double seconds)
+{
+	pthread_t m, s;
+
+	atomic_store(&d->stop, 0);
+	if (pthread_create(&m, NULL, drift_mapper, d) ||
+	    pthread_create(&s, NULL, drift_sleeper, d)) {
+		perror("pthread_create");
+		exit(2);
+	}
+	usleep(seconds * 1e6);
+	atomic_store(&d->stop, 1);
+	pthread_join(m, NULL);
+	pthread_join(s, NULL);
+}
+
+static int drift(int cpu, double seconds)
+{
+	struct drift d = { .cpu = cpu };
+	long before, after;
+	char *p;
+	int rc;
+
+	pin_to_cpu(cpu ? 0 : 1);
+	d.fd = memfd_create("vmstat_drift", 0);
+	if (d.fd < 0 || ftruncate(d.fd, DRIFT_PAGES << 12)) {
+		perror("memfd");
+		return 2;
+	}
+	p = mmap(NULL, DRIFT_PAGES << 12, PROT_WRITE, MAP_SHARED, d.fd, 0);
+	if (p == MAP_FAILED)
+		return 2;
+	memset(p, 1, DRIFT_PAGES << 12);	/* in the page cache from now on */
+	munmap(p, DRIFT_PAGES << 12);
+	/*
+	 * A warm-up round through every step below, so that the code pages
+	 * they fault in (mapped file pages too) are mapped before the count.
+	 */
+	drift_run(&d, 1);
+	drain(NULL);
+	expsync_file_value("/proc/vmstat", "nr_mapped");
+	rc = drain(NULL);
+	before = expsync_file_value("/proc/vmstat", "nr_mapped");
+	d.rounds = d.sleeps = 0;
+	drift_run(&d, seconds);
+	rc = rc ? rc : drain(NULL);
+	after = expsync_file_value("/proc/vmstat", "nr_mapped");
+	printf("before %ld after %ld rounds %ld sleeps %ld drain_rc %d\n",
+	       before, after, d.rounds, d.sleeps, rc);
+	return 0;
+}
+
 static int drain_beside_load(int cpu, long n, int fifo)
 {
 	double ms, max_ms = 0;
@@ -508,22 +617,6 @@ static int cost(int cpu, long n)
 	return 0;
 }
 
-/*
- * put FILE TEXT: one write() of exactly TEXT, an empty one too (a shell
- * redirection writes nothing for ""): the sysctl tests' bad input.
- */
-static int put(const char *path, const char *text)
-{
-	int fd = open(path, O_WRONLY);
-	ssize_t n;
-
-	if (fd < 0)
-		return 1;
-	n = write(fd, text, strlen(text));
-	close(fd);
-	return n != (ssize_t)strlen(text);
-}
-
 int main(int argc, char **argv)
 {
 	struct samples got = { 0 };
@@ -533,8 +626,10 @@ int main(int argc, char **argv)
 	pid_t pid;
 	int cpu;
 
+	if (argc == 4 && !strcmp(argv[1], "drift"))
+		return drift(atoi(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "put"))
-		return put(argv[2], argv[3]);
+		return !write_file(argv[2], argv[3]);	/* one write(), "" too */
 	if (argc == 4 && !strcmp(argv[1], "cost"))
 		return cost(atoi(argv[2]), atol(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "drain"))
