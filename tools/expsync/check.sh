@@ -18,6 +18,9 @@
 #
 # Every test here is one an issue requires: a skipped test is a FAIL,
 # with its reason (verdict() below, the only place that says so).
+# The whole script is one compound command, read before it runs: an
+# edit of this file during a run does not change the run.
+{
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -151,7 +154,21 @@ fi
 # --- One loop over the plan ------------------------------------------------------
 # The guest's helpers: ksft runs kselftests, ksft_path one by its path,
 # boot_check checks a boot.
-prelude="ksft() { $ksft/run_kselftest.sh \"\$@\"; }"$'\n'
+# ksft runs its -t and -c selections one at a time, each followed by a
+# "# time SELECTION Ns" line (where the minutes of a boot go); other
+# options (-o N) apply to each.
+prelude="ksft() {
+	local o=() s=() a t
+	while [ \$# -gt 0 ]; do
+		case \$1 in -t|-c) s+=(\"\$1 \$2\") ;; *) o+=(\"\$1\" \"\$2\") ;; esac
+		shift 2
+	done
+	for a in \"\${s[@]}\"; do
+		t=\$SECONDS
+		$ksft/run_kselftest.sh \"\${o[@]}\" \$a
+		echo \"# time \${a#* } \$((SECONDS - t))s\"
+	done
+}"$'\n'
 prelude+="ksft_path() { local t=\$1; shift; $ksft/\$t \"\$@\"; }"$'\n'
 prelude+="boot_check() { $top/tools/expsync/boot-check.sh \"\$@\"; }"$'\n'
 
@@ -212,3 +229,4 @@ for g in r.get("sub_groups", []):
 done 3< <(rows)
 
 finish
+}

@@ -40,7 +40,8 @@ for p in $policies; do
 	ktap_print_msg "vmstat_drain=$p: $out"
 	read -r _ before _ after _ rounds _ _ _ rc <<<"$out"
 	what="vmstat_drain=$p: nr_mapped exact after $rounds map/unmap rounds beside a 1 ms sleeper"
-	if [ -n "$before" ] && [ "$before" = "$after" ] && [ "$rc" = 0 ] && [ "${rounds:-0}" -gt 0 ]; then
+	if [ -n "$before" ] && [ "$before" = "$after" ] && [ "$rc" = 0 ] &&
+	   [ "${rounds:-0}" -gt 0 ]; then
 		ktap_test_pass "$what"
 	else
 		ktap_test_fail "$what (before ${before:-?}, after ${after:-?}, drain ${rc:-?})"

@@ -471,7 +471,7 @@ static int migrate(int cpu, double seconds)
 struct drift {
 	int cpu, fd;
 	atomic_int stop;
-	long rounds, sleeps;
+	long rounds, sleeps, sink;
 };
 
 #define DRIFT_PAGES	64
@@ -483,13 +483,13 @@ static void *drift_mapper(void *arg)
 
 	pin_to_cpu(d->cpu);
 	while (!atomic_load(&d->stop)) {
-		volatile char *p = mmap(NULL, len, PROT_READ, MAP_SHARED, d->fd, 0);
+		char *p = mmap(NULL, len, PROT_READ, MAP_SHARED, d->fd, 0);
 
 		if (p == MAP_FAILED)
 			exit(2);
-		for (i = 0; i < len; i += 4096)
-			(void)p[i];
-		munmap((void *)p, len);
+		for (i = 0; i < len; i += 4096)	/* fault each page in */
+			d->sink += p[i];
+		munmap(p, len);
 		d->rounds++;
 	}
 	return NULL;
@@ -550,7 +550,8 @@ static int drift(int cpu, double seconds)
 	expsync_file_value("/proc/vmstat", "nr_mapped");
 	rc = drain(NULL);
 	before = expsync_file_value("/proc/vmstat", "nr_mapped");
-	d.rounds = d.sleeps = 0;
+	d.rounds = 0;
+	d.sleeps = 0;
 	drift_run(&d, seconds);
 	rc = rc ? rc : drain(NULL);
 	after = expsync_file_value("/proc/vmstat", "nr_mapped");
