@@ -37,6 +37,11 @@ tap_reader() {
 	tools/expsync/tap.sh "$t/2" | grep -q '^FAIL|TAP plan 1..2 but 1 results' &&
 		echo "PASS|harness: tap.sh fails a plan the results do not match|" ||
 		echo "FAIL|harness: tap.sh fails a plan the results do not match|"
+	printf '%s\n' '1..1' '# selftests: expsync: d' '# ok 1 x' '# ok 2 y # SKIP no THP' \
+		'ok 1 selftests: expsync: d' > "$t/4"
+	[ "$(tools/expsync/tap.sh "$t/4")" = 'SKIP|expsync: d|subtest skipped: y # SKIP no THP' ] &&
+		echo "PASS|harness: tap.sh reads a passed test with a skipped subtest as a skip|" ||
+		echo "FAIL|harness: tap.sh reads a passed test with a skipped subtest as a skip|"
 	echo 'no TAP here' > "$t/3"
 	tools/expsync/tap.sh "$t/3" | grep -q '^FAIL|no TAP results' &&
 		echo "PASS|harness: tap.sh fails a log without results|" ||

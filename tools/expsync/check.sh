@@ -178,10 +178,13 @@ while IFS='|' read -r rtier section name kernel smp icount timeout append run <&
 	log=$out/$name.log
 	mark=$((passed + failed + skipped))
 	if [ "$kernel" = - ]; then
-		# A host step: its STATUS|name|detail lines are its results.
+		# A host step: its STATUS|name|detail lines are its results,
+		# and a step that exits non-zero (a crash) fails.
 		OUT=$out bash -c "$run" > "$log" 2>&1
+		rc=$?
 		grep -vE '^(PASS|FAIL|SKIP)\|' "$log" | grep -E '^(FAIL|ERROR|WARNING)|^    ' | head -n 40
 		results "$log"
+		[ $rc -eq 0 ] || result FAIL "$name: exited with status $rc" "$log"
 	elif build "$kernel"; then
 		[[ " $append " == *" kunit.enable=1 "* ]] || append+=" kunit.enable=0"
 		tools/expsync/vm-run.sh --kernel "$(kobj "$kernel")/arch/x86/boot/bzImage" \

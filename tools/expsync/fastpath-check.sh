@@ -55,10 +55,16 @@ code() {
 			s/-0x7[0-9a-f]{7}\(/ADDR(/g;
 			s/[[:space:]]+$//; /^$/d'
 }
+# has VMLINUX FN: FN is a function symbol of VMLINUX.
+has() { nm "$1" 2>/dev/null | grep -Eq " [tT] $2\$"; }
+seen=0
 for fn in $fns; do
 	a=$(code "$vml_n" "$fn")
 	b=$(code "$vml_y" "$fn")
-	if [ -z "$a" ] && [ -z "$b" ]; then
+	[ -n "$a$b" ] && seen=$((seen + 1))
+	if [ -z "$a" ] && [ -z "$b" ] && { has "$vml_n" "$fn" || has "$vml_y" "$fn"; }; then
+		echo "FAIL|fastpath: $fn, machine code|a symbol, but objdump printed nothing for it"
+	elif [ -z "$a" ] && [ -z "$b" ]; then
 		echo "PASS|fastpath: $fn, machine code|inlined into its callers in both kernels, compared there"
 	elif [ -z "$a" ] || [ -z "$b" ]; then
 		echo "FAIL|fastpath: $fn, machine code|no symbol in ${a:+the expsync}${a:-the CONFIG_EXPSYNC=n} vmlinux"
@@ -69,3 +75,6 @@ for fn in $fns; do
 		echo "FAIL|fastpath: $fn, machine code|differs from CONFIG_EXPSYNC=n"
 	fi
 done
+# A tool that prints nothing must not pass every function as inlined.
+[ $seen -gt 0 ] ||
+	echo "FAIL|fastpath: machine code|objdump disassembled none of the functions"

@@ -114,6 +114,12 @@ def main():
     fns = {lbl: dict((k, int(v)) for k, _, v in
                      (x.partition("=") for x in f.split()) if v.isdigit())
            for lbl, f in who(sys.argv[1]) + who(sys.argv[2])}
+    # The two claims below read the "# who" lines: a window without one
+    # (perf record failed) must not pass them for want of evidence.
+    for lbl, _ in base + exp:
+        if not fns.get(lbl):
+            res.append(("FAIL", "ledger: %s names what ran on the isolated CPU" % lbl,
+                        "no '# who' line"))
     sync = "ipi:tlb_remove_table_smp_sync"
     base_sync = [fns.get(lbl, {}).get(sync, 0) for lbl, _ in base]
     exp_sync = [fns.get(lbl, {}).get(sync, 0) for lbl, _ in exp]

@@ -4,7 +4,8 @@
 # tap.sh LOG [LABEL]: the one reader of TAP in make check.  Prints one
 # "STATUS|name|detail" line per top-level result of LOG (kselftest's
 # run_kselftest.sh, boot-check.sh): PASS, FAIL, or SKIP with the reason
-# the test gave (the first "SKIP" line of its own output); then a FAIL
+# the test gave (the first "SKIP" line of its own output; a test that
+# passed with a skipped subtest is a SKIP too); then a FAIL
 # line when the plans ("1..N", summed) do not match the results seen, or
 # when there is no result at all.  Whether a SKIP fails is make check's
 # rule (check.sh), not this reader's.  Nested output ("# ...") is the
@@ -21,6 +22,9 @@ tr -d '\r' < "$log" | awk -v label="$label" '
 			st = "SKIP"
 			why = skipwhy
 			if (why == "") { why = line; sub(/.*# SKIP */, "", why) }
+		} else if (st == "PASS" && subskip != "") {
+			st = "SKIP"			# a subtest did not run
+			why = "subtest skipped: " subskip
 		}
 		printf "%s|%s%s|%s\n", st, name, label, why
 		name = ""
@@ -30,6 +34,10 @@ tr -d '\r' < "$log" | awk -v label="$label" '
 		last = $0; sub(/^(# )+/, "", last)
 		if (skipwhy == "" && $0 ~ /SKIP/) {
 			skipwhy = $0; sub(/.*SKIP[]:]* */, "", skipwhy)
+		}
+		if (subskip == "" && $0 ~ /^(# )+ok [0-9]+ .*# SKIP/) {
+			subskip = $0; sub(/^(# )+ok [0-9]+ +/, "", subskip)
+			subskip = substr(subskip, 1, 100)
 		}
 		if ($0 ~ /^(# )+not ok /) {
 			f = $0; sub(/^(# )+/, "", f)
@@ -46,7 +54,7 @@ tr -d '\r' < "$log" | awk -v label="$label" '
 		sub(/ +# .*/, "", name)
 		flush()
 		results++
-		skipwhy = ""; fails = ""; last = ""
+		skipwhy = ""; fails = ""; last = ""; subskip = ""
 		next
 	}
 	END {
