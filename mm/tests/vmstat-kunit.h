@@ -170,6 +170,67 @@ static void vmstat_drain_test_direct(struct kunit *test)
 	free_cpumask_var(set);
 }
 
+/* @cpu's stat_threshold in @zone. */
+static int vmstat_test_zone_threshold(struct zone *zone, unsigned int cpu)
+{
+	return per_cpu_ptr(zone->per_cpu_zonestats, cpu)->stat_threshold;
+}
+
+/*
+ * A change of the direct set rewrites the thresholds of the CPUs that
+ * joined or left it, and no other: kswapd's pressure thresholds on the
+ * other CPUs stay while it is awake.
+ */
+static void vmstat_drain_test_pressure_kept(struct kunit *test)
+{
+	unsigned int old_policy, last = cpumask_last(cpu_online_mask);
+	unsigned int first = cpumask_first(cpu_online_mask);
+	cpumask_var_t old_set, set;
+	struct zone *zone;
+
+	if (first == last)
+		kunit_skip(test, "needs two online CPUs");
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old_set, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&set, GFP_KERNEL));
+	old_policy = vmstat_drain_word.value;
+	cpumask_copy(old_set, &vmstat_drain_cpus_mask);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_DIRECT), 0);
+
+	/* kswapd wakes: every zone looks at risk of drift. */
+	for_each_populated_zone(zone) {
+		zone->percpu_drift_mark = zone->percpu_drift_mark ?: 1;
+		set_pgdat_percpu_threshold(zone->zone_pgdat, calculate_pressure_threshold);
+	}
+	/* @last joins direct, then leaves it: @first keeps its pressure threshold. */
+	cpumask_set_cpu(last, set);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	for_each_populated_zone(zone) {
+		KUNIT_EXPECT_EQ(test, vmstat_test_zone_threshold(zone, last), 0);
+		KUNIT_EXPECT_EQ_MSG(test, vmstat_test_zone_threshold(zone, first),
+				    calculate_pressure_threshold(zone), "zone %s", zone->name);
+	}
+	cpumask_clear(set);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	for_each_populated_zone(zone) {
+		KUNIT_EXPECT_EQ(test, vmstat_test_zone_threshold(zone, last),
+				calculate_normal_threshold(zone));
+		KUNIT_EXPECT_EQ_MSG(test, vmstat_test_zone_threshold(zone, first),
+				    calculate_pressure_threshold(zone), "zone %s", zone->name);
+	}
+
+	/* kswapd sleeps: every CPU's normal threshold, the real drift marks. */
+	for_each_populated_zone(zone)
+		zone->percpu_drift_mark = 0;
+	refresh_zone_stat_thresholds();
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(old_policy), 0);
+	free_cpumask_var(old_set);
+	free_cpumask_var(set);
+}
+
 /*
  * The tick-stop fold runs in the idle loop only: called from a task (here
  * the test's kthread), as from irq_exit() on a nohz_full CPU whose tick
@@ -218,6 +279,7 @@ static struct kunit_case vmstat_drain_cases[] = {
 	KUNIT_CASE(vmstat_drain_test_transitions),
 	KUNIT_CASE(vmstat_drain_test_direct),
 	KUNIT_CASE(vmstat_drain_test_tick_stop),
+	KUNIT_CASE(vmstat_drain_test_pressure_kept),
 	{}
 };
 
