@@ -39,8 +39,8 @@ PINNED_TRACEPOINTS=('irq_vectors:*' ipi:ipi_send_cpu ipi:ipi_send_cpumask
 # Each also gets a second probe, its ftrace event (the top-level buffer
 # off): a tracepoint's static call is patched when its probes go from 1
 # to 2 (tracepoint_add_func()), which rtla's osnoise did to
-# irq_vectors:reschedule_entry (an int3 oops in sysvec_reschedule_ipi,
-# stop 30); from 2 up, probes come and go without patching.
+# irq_vectors:reschedule_entry (an int3 oops in sysvec_reschedule_ipi);
+# from 2 up, probes come and go without patching.
 # Both kernels pay the same: counting, no sampling, no interrupt.
 pin_tracepoints() {
 	local ready=/tmp/expsync-tracepoints-pinned err=/tmp/expsync-pin.err args=() e pid

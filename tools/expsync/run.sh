@@ -147,9 +147,8 @@ side_by_side() {
 # variant, 6.12 one, so expsync's scripts are split to even the load
 # (under -icount a figure counts guest instructions, whatever the host
 # does).  Core 1: expsync's table_free and programs; core 2: all of
-# 6.12's, then expsync's membarrier and vmstat.  Guest seconds, stop 24:
-# expsync 10: 126, 20: 256, 30: 129 (40: 327 in stop 23); 6.12 10-30:
-# 147, its 40 less than expsync's (one variant of three).
+# 6.12's, then expsync's membarrier and vmstat (make run prints the
+# guest seconds of each part, "@T").
 phase "evaluation on obj-bench-612 and obj-bench, side by side (4 vCPUs, CPU 3 isolated, -icount shift=0)"
 eval_612_then_bench() {
 	local st=0

@@ -20,8 +20,7 @@
 #    stress-ng --mmap runs on the others: its IRQ count and its total
 #    noise in us (variant "expsync", the booted defaults, against
 #    "6.12").  Not under -icount: there osnoise's sampling thread spins
-#    through each period, and one 3 s run took 8 minutes of host time
-#    (stop 27).
+#    through each period, and one 3 s run took 8 minutes of host time.
 # Under -icount a guest second is 10^9 instructions of all vCPUs: the
 # rates rank the kernels by the work they do per operation, not by real
 # hardware's caches, interrupt latency or wake-ups.
