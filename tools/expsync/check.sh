@@ -30,7 +30,7 @@ plan=tools/expsync/check-plan
 tier=${TIER:-check}
 case $tier in check|full) ;; *) echo "make check: TIER=$tier: check or full" >&2; exit 2 ;; esac
 times=$top/build/check-times
-out=${CHECK_OUT:-$top/build/check${tier#check}}
+out=${CHECK_OUT:-$top/build/check}
 [ "$tier" = full ] && out=${CHECK_OUT:-$top/build/check-full}
 vmprefix=${CHECK_VM_PREFIX:-check}
 ksft=$top/build/obj-test/kselftest/kselftest_install
@@ -58,10 +58,18 @@ if [ -n "${ONLY:-}" ]; then
 	done
 fi
 
+[ -n "$(rows)" ] ||
+	{ echo "make check: ONLY='$ONLY' selects no row of tier $tier (make check-full runs every tier)" >&2; exit 2; }
+
 if [ -n "${LIST:-}" ]; then
+	last() { awk -v n="$1" '$1 == n { s = $2 } END { if (s != "") print s "s" }' "$times" 2>/dev/null; }
 	printf '%-5s %-22s %-10s %-4s %-6s %6s  %s\n' tier name kernel smp icount last run
+	for k in $(rows | cut -d'|' -f4 | grep -vx -- - | awk '!seen[$0]++'); do
+		last=$(last "build-$k")
+		printf '%-5s %-22s %-10s %-4s %-6s %6s  %s\n' - "build-$k" "$k" - - "${last:--}" "make kernel CONFIG=$k"
+	done
 	while IFS='|' read -r t _ name kernel smp icount _ _ run; do
-		last=$(awk -v n="$name" '$1 == n { s = $2 } END { if (s != "") print s "s" }' "$times" 2>/dev/null)
+		last=$(last "$name")
 		printf '%-5s %-22s %-10s %-4s %-6s %6s  %s\n' "$t" "$name" "$kernel" "$smp" \
 			"$icount" "${last:--}" "$(cut -c1-60 <<<"$run")"
 	done < <(rows)
@@ -174,6 +182,9 @@ prelude+="boot_check() { $top/tools/expsync/boot-check.sh \"\$@\"; }"$'\n'
 
 while IFS='|' read -r rtier section name kernel smp icount timeout append run <&3; do
 	printf '\n== %s: %s  [%ds]\n' "$rtier" "$name" "$(elapsed)"
+	# The kernel's build first: a row's time is its own.
+	kok=0
+	[ "$kernel" = - ] || build "$kernel" || kok=1
 	t1=$(date +%s)
 	log=$out/$name.log
 	mark=$((passed + failed + skipped))
@@ -185,7 +196,7 @@ while IFS='|' read -r rtier section name kernel smp icount timeout append run <&
 		grep -vE '^(PASS|FAIL|SKIP)\|' "$log" | grep -E '^(FAIL|ERROR|WARNING)|^    ' | head -n 40
 		results "$log"
 		[ $rc -eq 0 ] || result FAIL "$name: exited with status $rc" "$log"
-	elif build "$kernel"; then
+	elif [ $kok = 0 ]; then
 		[[ " $append " == *" kunit.enable=1 "* ]] || append+=" kunit.enable=0"
 		tools/expsync/vm-run.sh --kernel "$(kobj "$kernel")/arch/x86/boot/bzImage" \
 			--name "$vmprefix-$name" --smp "$smp" --icount "$icount" \
