@@ -16,7 +16,8 @@ cpu_in_list() {
 	local r a b
 	IFS=, read -ra ranges <<<"$1"
 	for r in "${ranges[@]}"; do
-		[ -n "$r" ] || continue
+		# No list at all reads "(null)" in /sys/devices/system/cpu/nohz_full.
+		[[ $r =~ ^[0-9]+(-[0-9]+)?$ ]] || continue
 		a=${r%-*} b=${r#*-}
 		[ "$2" -ge "$a" ] && [ "$2" -le "$b" ] && return 0
 	done
