@@ -35,12 +35,16 @@ out=${CHECK_OUT:-$top/build/check}
 vmprefix=${CHECK_VM_PREFIX:-check}
 ksft=$top/build/obj-test/kselftest/kselftest_install
 
-# rows: the plan's rows of this tier (and ONLY), as "tier|section|name|...",
-# blanks around the fields trimmed.
-rows() {
+# plan_rows: every row of the plan, "tier|section|name|...", blanks
+# around the fields trimmed, comments left out.
+plan_rows() {
 	sed -E 's/[[:space:]]*\|[[:space:]]*/|/g; s/^[[:space:]]+//; s/[[:space:]]+$//' "$plan" |
-	awk -F'|' -v tier="$tier" -v only=" ${ONLY:-} " '
-		/^#/ || NF < 9 { next }
+	awk -F'|' '!/^#/ && NF >= 9'
+}
+
+# rows: the rows of this tier (and ONLY).
+rows() {
+	plan_rows | awk -F'|' -v tier="$tier" -v only=" ${ONLY:-} " '
 		tier == "check" && $1 != "check" { next }
 		only != "  " {
 			n = split($2, s, ","); hit = index(only, " " $3 " ")
@@ -52,7 +56,7 @@ rows() {
 
 if [ -n "${ONLY:-}" ]; then
 	for w in $ONLY; do
-		sed -E 's/[[:space:]]*\|[[:space:]]*/|/g' "$plan" | grep -v '^#' |
+		plan_rows |
 			awk -F'|' -v w="$w" '$3 == w || ("," $2 ",") ~ ("," w ",") { f = 1 } END { exit !f }' ||
 			{ echo "make check: ONLY: no row or section '$w' in $plan" >&2; exit 2; }
 	done
@@ -159,6 +163,30 @@ else
 	fi
 fi
 
+# kunit_results BASE: KUnit's KTAP in BASE.console.log, read by the
+# kernel's kunit.py, one result per case; no KTAP, a parse error or a
+# plan that does not match is a FAIL.
+kunit_results() {
+	python3 build/linux/tools/testing/kunit/kunit.py parse --json="$1.kunit.json" \
+		"$1.console.log" > "$1.kunit.log" 2>&1
+	python3 -c 'import json, sys
+def walk(t, name):
+    for c in t.get("sub_groups", []):
+        walk(c, name + "." + c["name"])
+    for c in t.get("test_cases", []):
+        st = {"PASS": "PASS", "SKIP": "SKIP"}.get(c["status"], "FAIL")
+        print("%s|kunit: %s.%s|%s" % (st, name, c["name"], c["status"]))
+r = json.load(open(sys.argv[1]))
+if not r.get("sub_groups"):
+    print("FAIL|kunit: no KTAP results in the console|")
+for g in r.get("sub_groups", []):
+    walk(g, g["name"])' "$1.kunit.json" > "$1.kunit.results" 2>&1 ||
+		echo "FAIL|kunit: kunit.py parse|$1.kunit.log" >> "$1.kunit.results"
+	grep -q 'Test(s) failed\|ERROR' "$1.kunit.log" &&
+		echo "FAIL|kunit: kunit.py parse reports errors|$1.kunit.log" >> "$1.kunit.results"
+	results "$1.kunit.results"
+}
+
 # --- One loop over the plan ------------------------------------------------------
 # The guest's helpers: ksft runs kselftests, ksft_path one by its path,
 # boot_check checks a boot.
@@ -197,7 +225,8 @@ while IFS='|' read -r rtier section name kernel smp icount timeout append run <&
 		results "$log"
 		[ $rc -eq 0 ] || result FAIL "$name: exited with status $rc" "$log"
 	elif [ $kok = 0 ]; then
-		[[ " $append " == *" kunit.enable=1 "* ]] || append+=" kunit.enable=0"
+		kunit=0
+		[[ " $append " == *" kunit.enable=1 "* ]] && kunit=1 || append+=" kunit.enable=0"
 		tools/expsync/vm-run.sh --kernel "$(kobj "$kernel")/arch/x86/boot/bzImage" \
 			--name "$vmprefix-$name" --smp "$smp" --icount "$icount" \
 			--timeout "$timeout" --append "$append" -- "$prelude$run" > "$log" 2>&1
@@ -210,27 +239,7 @@ while IFS='|' read -r rtier section name kernel smp icount timeout append run <&
 			tail -n 30 "$log"
 			result FAIL "vm: $name" "status $rc, $log" ;;
 		esac
-		if [[ " $append " == *" kunit.enable=1 "* ]]; then
-			python3 build/linux/tools/testing/kunit/kunit.py parse --json="$out/$name.kunit.json" \
-				"$out/$name.console.log" > "$out/$name.kunit.log" 2>&1
-			python3 -c 'import json, sys
-def walk(t, name):
-    for c in t.get("sub_groups", []):
-        walk(c, name + "." + c["name"])
-    for c in t.get("test_cases", []):
-        st = {"PASS": "PASS", "SKIP": "SKIP"}.get(c["status"], "FAIL")
-        print("%s|kunit: %s.%s|%s" % (st, name, c["name"], c["status"]))
-r = json.load(open(sys.argv[1]))
-if not r.get("sub_groups"):
-    print("FAIL|kunit: no KTAP results in the console|")
-for g in r.get("sub_groups", []):
-    walk(g, g["name"])' "$out/$name.kunit.json" > "$out/$name.kunit.results" 2>&1 ||
-				echo "FAIL|kunit: kunit.py parse|$out/$name.kunit.log" >> "$out/$name.kunit.results"
-			grep -q 'Test(s) failed\|ERROR' "$out/$name.kunit.log" &&
-				echo "FAIL|kunit: kunit.py parse reports errors|$out/$name.kunit.log" \
-					>> "$out/$name.kunit.results"
-			results "$out/$name.kunit.results"
-		fi
+		[ $kunit = 1 ] && kunit_results "$out/$name"
 		tools/expsync/tap.sh "$log" "$name" > "$out/$name.results"
 		results "$out/$name.results"
 	fi

@@ -26,108 +26,110 @@ trap 'rm -rf "$tmp"' EXIT
 export PATH=/usr/bin:$PATH
 
 w1() { rm -f "$obj/$1"; make -C "$src" O="$obj" CC="ccache gcc" W=1 "$1" 2>&1; }
-if [ "$what" = new ]; then
-# The tree is a tarball with no upstream history: checkpatch cannot look
-# up the commit a Fixes: tag names.
-for p in $(cat patches/series); do
-	if (cd "$src" && scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID \
-		"$top/patches/$p") \
-		> "$tmp/cp.log" 2>&1; then
-		echo "PASS|checkpatch: patches/$p|"
-	else
-		cat "$tmp/cp.log"
-		echo "FAIL|checkpatch: patches/$p|see static.log in the check logs"
-	fi
-done
-
-new_files=$(git ls-files kernel mm arch include tools/testing/selftests/expsync \
-	Documentation | grep -Ev '(^|/)(config|settings)$')
-for f in $new_files; do
-	# -f sees one file: the expsync.* boot parameters are documented in
-	# kernel-parameters.txt by the series, which -f cannot see.
-	ignore=FILE_PATH_CHANGES,UNDOCUMENTED_SETUP
-	# TRACE_EVENT() has its own layout, which --strict always flags.
-	# The EM()/EMe() lists that name each enum once expand to the enum,
-	# the word tables, TRACE_DEFINE_ENUM() and __print_symbolic(), as in
-	# include/trace/events/migrate.h, which checkpatch flags the same way.
-	case "$f" in
-	include/trace/events/*)
-		ignore+=,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,MACRO_ARG_UNUSED,TRAILING_SEMICOLON ;;
-	include/linux/expsync.h)
-		ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,BRACKET_SPACE ;;
-	esac
-	if (cd "$src" && scripts/checkpatch.pl --strict -q --ignore "$ignore" \
-		-f "$top/$f") \
-		> "$tmp/cp.log" 2>&1; then
-		echo "PASS|checkpatch: $f|"
-	else
-		cat "$tmp/cp.log"
-		echo "FAIL|checkpatch: $f|see static.log in the check logs"
-	fi
-	case "$f" in
-	*.c|*.h)
-		case "$f" in tools/*) continue ;; esac
-		if (cd "$src" && scripts/kernel-doc -none -Wall "$f") \
-			> "$tmp/kd.log" 2>&1 && ! [ -s "$tmp/kd.log" ]; then
-			echo "PASS|kernel-doc: $f|"
+new_checks() {
+	# The tree is a tarball with no upstream history: checkpatch cannot look
+	# up the commit a Fixes: tag names.
+	for p in $(cat patches/series); do
+		if (cd "$src" && scripts/checkpatch.pl --strict -q --ignore UNKNOWN_COMMIT_ID \
+			"$top/patches/$p") \
+			> "$tmp/cp.log" 2>&1; then
+			echo "PASS|checkpatch: patches/$p|"
 		else
-			cat "$tmp/kd.log"
-			echo "FAIL|kernel-doc: $f|see static.log in the check logs"
-		fi ;;
-	esac
-done
+			cat "$tmp/cp.log"
+			echo "FAIL|checkpatch: patches/$p|see static.log in the check logs"
+		fi
+	done
 
-# W=1 over the new code: no warnings at all.
-# Each object is compiled again (rm first): an object that is up to date
-# prints no warnings, which in a tree built before would hide them here
-# and, in the base, make every warning look new.
-for o in $(git ls-files 'kernel/*.c' 'mm/*.c' 'arch/*.c' | grep -v kunit | sed 's/\.c$/.o/'); do
-	log=$(w1 "$o")
-	if grep -q "warning:" <<<"$log" || ! [ -f "$obj/$o" ]; then
-		echo "$log"
-		echo "FAIL|W=1: $o|warnings"
-	else
-		echo "PASS|W=1: $o|"
+	new_files=$(git ls-files kernel mm arch include tools/testing/selftests/expsync \
+		Documentation | grep -Ev '(^|/)(config|settings)$')
+	for f in $new_files; do
+		# -f sees one file: the expsync.* boot parameters are documented in
+		# kernel-parameters.txt by the series, which -f cannot see.
+		ignore=FILE_PATH_CHANGES,UNDOCUMENTED_SETUP
+		# TRACE_EVENT() has its own layout, which --strict always flags.
+		# The EM()/EMe() lists that name each enum once expand to the enum,
+		# the word tables, TRACE_DEFINE_ENUM() and __print_symbolic(), as in
+		# include/trace/events/migrate.h, which checkpatch flags the same way.
+		case "$f" in
+		include/trace/events/*)
+			ignore+=,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,MACRO_ARG_UNUSED,TRAILING_SEMICOLON ;;
+		include/linux/expsync.h)
+			ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,BRACKET_SPACE ;;
+		esac
+		if (cd "$src" && scripts/checkpatch.pl --strict -q --ignore "$ignore" \
+			-f "$top/$f") \
+			> "$tmp/cp.log" 2>&1; then
+			echo "PASS|checkpatch: $f|"
+		else
+			cat "$tmp/cp.log"
+			echo "FAIL|checkpatch: $f|see static.log in the check logs"
+		fi
+		case "$f" in
+		*.c|*.h)
+			case "$f" in tools/*) continue ;; esac
+			if (cd "$src" && scripts/kernel-doc -none -Wall "$f") \
+				> "$tmp/kd.log" 2>&1 && ! [ -s "$tmp/kd.log" ]; then
+				echo "PASS|kernel-doc: $f|"
+			else
+				cat "$tmp/kd.log"
+				echo "FAIL|kernel-doc: $f|see static.log in the check logs"
+			fi ;;
+		esac
+	done
+
+	# W=1 over the new code: no warnings at all.
+	# Each object is compiled again (rm first): an object that is up to date
+	# prints no warnings, which in a tree built before would hide them here
+	# and, in the base, make every warning look new.
+	for o in $(git ls-files 'kernel/*.c' 'mm/*.c' 'arch/*.c' | grep -v kunit | sed 's/\.c$/.o/'); do
+		log=$(w1 "$o")
+		if grep -q "warning:" <<<"$log" || ! [ -f "$obj/$o" ]; then
+			echo "$log"
+			echo "FAIL|W=1: $o|warnings"
+		else
+			echo "PASS|W=1: $o|"
+		fi
+	done
+}
+
+base_checks() {
+	# W=1 over the upstream files the series touches: no warning the
+	# pristine file does not have (several have kernel-doc warnings of
+	# their own).  Files kbuild does not compile alone (membarrier.c is
+	# #included by build_utility.c) are checked through their includer.
+	norm() { grep "warning:" | sed -E 's/^[^ ]*:[0-9]+(:[0-9]+)?: //' | sort; }
+	base_src=$top/build/static/base
+	base_obj=$top/build/static/obj-base
+	git -C "$src" worktree prune
+	if ! git -C "$base_src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
+		rm -rf "$base_src"
+		mkdir -p "$(dirname "$base_src")"
+		git -C "$src" worktree add -q --detach "$base_src" base
 	fi
-done
-
-exit 0
-fi
-
-# W=1 over the upstream files the series touches: no warning the
-# pristine file does not have (several have kernel-doc warnings of
-# their own).  Files kbuild does not compile alone (membarrier.c is
-# #included by build_utility.c) are checked through their includer.
-norm() { grep "warning:" | sed -E 's/^[^ ]*:[0-9]+(:[0-9]+)?: //' | sort; }
-base_src=$top/build/static/base
-base_obj=$top/build/static/obj-base
-git -C "$src" worktree prune
-if ! git -C "$base_src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-	rm -rf "$base_src"
-	mkdir -p "$(dirname "$base_src")"
-	git -C "$src" worktree add -q --detach "$base_src" base
-fi
-git -C "$base_src" checkout -q --detach base
-mkdir -p "$base_obj"
-cp "$obj/.config" "$base_obj/.config"
-if ! make -C "$base_src" O="$base_obj" CC="ccache gcc" -s olddefconfig prepare \
-	> "$tmp/base-prepare.log" 2>&1; then
-	cat "$tmp/base-prepare.log"
-	echo "FAIL|W=1: the pristine base tree does not prepare|see static.log"
-	exit 0
-fi
-for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' patches/*.patch | sort -u); do
-	o=${c%.c}.o
-	[ -f "$obj/$o" ] || continue
-	rm -f "$base_obj/$o"
-	make -C "$base_src" O="$base_obj" CC="ccache gcc" W=1 "$o" 2>&1 | norm > "$tmp/base.w"
-	w1 "$o" | norm > "$tmp/new.w"
-	added=$(comm -13 "$tmp/base.w" "$tmp/new.w")
-	if [ -n "$added" ]; then
-		echo "$added"
-		echo "FAIL|W=1: $o|new warnings"
-	else
-		echo "PASS|W=1: $o|no new warnings ($(wc -l < "$tmp/base.w") in base)"
+	git -C "$base_src" checkout -q --detach base
+	mkdir -p "$base_obj"
+	cp "$obj/.config" "$base_obj/.config"
+	if ! make -C "$base_src" O="$base_obj" CC="ccache gcc" -s olddefconfig prepare \
+		> "$tmp/base-prepare.log" 2>&1; then
+		cat "$tmp/base-prepare.log"
+		echo "FAIL|W=1: the pristine base tree does not prepare|see static.log"
+		return
 	fi
-done
+	for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' patches/*.patch | sort -u); do
+		o=${c%.c}.o
+		[ -f "$obj/$o" ] || continue
+		rm -f "$base_obj/$o"
+		make -C "$base_src" O="$base_obj" CC="ccache gcc" W=1 "$o" 2>&1 | norm > "$tmp/base.w"
+		w1 "$o" | norm > "$tmp/new.w"
+		added=$(comm -13 "$tmp/base.w" "$tmp/new.w")
+		if [ -n "$added" ]; then
+			echo "$added"
+			echo "FAIL|W=1: $o|new warnings"
+		else
+			echo "PASS|W=1: $o|no new warnings ($(wc -l < "$tmp/base.w") in base)"
+		fi
+	done
+}
+
+"${what}_checks"
 exit 0
