@@ -78,13 +78,19 @@ static void vmstat_drain_test_transitions(struct kunit *test)
 	free_cpumask_var(set);
 }
 
+/* @cpu's stat_threshold in @zone. */
+static int vmstat_test_zone_threshold(struct zone *zone, unsigned int cpu)
+{
+	return per_cpu_ptr(zone->per_cpu_zonestats, cpu)->stat_threshold;
+}
+
 /* Expect @cpu's stat_threshold in every zone and node to be 0, or not. */
 static void vmstat_test_thresholds(struct kunit *test, unsigned int cpu, bool zero)
 {
 	struct zone *zone;
 
 	for_each_populated_zone(zone) {
-		int t = per_cpu_ptr(zone->per_cpu_zonestats, cpu)->stat_threshold;
+		int t = vmstat_test_zone_threshold(zone, cpu);
 		int n = per_cpu_ptr(zone->zone_pgdat->per_cpu_nodestats, cpu)->stat_threshold;
 
 		if (zero) {
@@ -140,11 +146,9 @@ static void vmstat_drain_test_direct(struct kunit *test)
 
 		zone->percpu_drift_mark = mark ?: 1;
 		set_pgdat_percpu_threshold(zone->zone_pgdat, calculate_pressure_threshold);
-		KUNIT_EXPECT_EQ(test, per_cpu_ptr(zone->per_cpu_zonestats,
-						  last)->stat_threshold, 0);
+		KUNIT_EXPECT_EQ(test, vmstat_test_zone_threshold(zone, last), 0);
 		if (first != last)
-			KUNIT_EXPECT_EQ(test, per_cpu_ptr(zone->per_cpu_zonestats,
-							  first)->stat_threshold,
+			KUNIT_EXPECT_EQ(test, vmstat_test_zone_threshold(zone, first),
 					calculate_pressure_threshold(zone));
 		zone->percpu_drift_mark = mark;
 	}
@@ -168,12 +172,6 @@ static void vmstat_drain_test_direct(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, vmstat_test_policy(old_policy), 0);
 	free_cpumask_var(old_set);
 	free_cpumask_var(set);
-}
-
-/* @cpu's stat_threshold in @zone. */
-static int vmstat_test_zone_threshold(struct zone *zone, unsigned int cpu)
-{
-	return per_cpu_ptr(zone->per_cpu_zonestats, cpu)->stat_threshold;
 }
 
 /*
