@@ -7,10 +7,14 @@
 # incrementally (build/mutant/obj-test, ccache), run the make check
 # section the mutant names ("Section:" in its header) against that
 # kernel, and print
-#   mutant NAME: killed by TEST      (the section failed, TEST = its first FAIL)
-#   mutant NAME: SURVIVED            (the section passed: a hole in the tests)
-# then "M killed, S survived"; exits non-zero when one survived or one
-# did not build.  Logs: build/mutant/NAME/.
+#   mutant NAME: killed by TEST         (TEST, a test its "Killed-by:"
+#                                        header names, failed)
+#   mutant NAME: NOT KILLED BY ..., only by TEST
+#                                       (another test saw it: the named
+#                                        test has a hole)
+#   mutant NAME: SURVIVED               (the section passed)
+# then the counts; exits non-zero unless every mutant was killed by its
+# named test.  Logs: build/mutant/NAME/.
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
@@ -33,7 +37,7 @@ mkdir -p "$mobj"
 cp "$B/obj-test/.config" "$mobj/.config"
 kmake() { make -C "$msrc" O="$mobj" CC="ccache gcc" -j"$(nproc)" -s "$@"; }
 
-killed=0 survived=0 broken=0
+killed=0 survived=0 other=0 broken=0
 for p in tools/expsync/mutants/*.patch; do
 	id=$(basename "$p" .patch)
 	if [ -n "${MUTANTS:-}" ] && [[ " $MUTANTS " != *" ${id%%-*} "* ]]; then
@@ -43,6 +47,7 @@ for p in tools/expsync/mutants/*.patch; do
 	section=$(sed -n 's/^Section: //p' "$p")
 	# The tier of the test that must catch it (Tier: full, or check).
 	mtier=$(sed -n 's/^Tier: //p' "$p")
+	killedby=$(sed -n 's/^Killed-by: //p' "$p")
 	log=$B/mutant/$id
 	rm -rf "$log"; mkdir -p "$log"
 	t1=$(date +%s)
@@ -59,18 +64,32 @@ for p in tools/expsync/mutants/*.patch; do
 			TIER=${mtier:-check} ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
 		rc=$?
 		first=$(grep -m1 '^FAIL' "$log/check.log" | sed -E 's/^FAIL +//')
+		# The kill must come from the test the mutant names (Killed-by:,
+		# a comma-separated list of test names): a FAIL line of the
+		# row whose test name holds one of them.
+		named=$(grep '^FAIL' "$log/check.log" | sed -E 's/^FAIL +//; s/  \(.*//' |
+			awk -v want="$killedby" 'BEGIN { n = split(want, w, / *, */) }
+				{ for (i = 1; i <= n; i++) if (w[i] != "" && index($0, w[i])) { print; exit } }')
 		# A test that ran out of time is not the same evidence as an
 		# assertion that failed: say so.
 		grep -qs 'TIMEOUT' "$log"/check/*.log && first+=" (a test TIMED OUT)"
-		if [[ "$first" == "vm: "* ]]; then
+		if [ -z "$killedby" ]; then
+			echo "mutant $name: no Killed-by: header"
+			broken=$((broken + 1))
+		elif [ $rc -ne 0 ] && [ -n "$named" ]; then
+			echo "mutant $name: killed by $named  [$section, $(($(date +%s) - t1))s]"
+			killed=$((killed + 1))
+		elif [[ "$first" == "vm: "* ]]; then
 			# QEMU or the guest died before the tests reported (QEMU
 			# 7.2 aborted in msix_table_mmio_write on one mutant's
 			# kernel): no verdict either way.
 			echo "mutant $name: NOT EVALUATED, $first  [$section, see $log/check.log]"
 			broken=$((broken + 1))
 		elif [ $rc -ne 0 ] && [ -n "$first" ]; then
-			echo "mutant $name: killed by $first  [$section, $(($(date +%s) - t1))s]"
-			killed=$((killed + 1))
+			# Caught, but not by the test that owns the promise: the
+			# named test has a hole.
+			echo "mutant $name: NOT KILLED BY '$killedby', only by $first  [$section, see $log/check.log]"
+			other=$((other + 1))
 		else
 			echo "mutant $name: SURVIVED  [$section, $(($(date +%s) - t1))s, see $log/check.log]"
 			survived=$((survived + 1))
@@ -82,5 +101,5 @@ for p in tools/expsync/mutants/*.patch; do
 done
 # Leave the scratch kernel unmutated for the next run's incremental build.
 echo "make mutants: $(($(date +%s) - t0))s"
-echo "$killed killed, $survived survived$([ $broken -eq 0 ] || echo ", $broken did not apply, build or boot")"
-[ $survived -eq 0 ] && [ $broken -eq 0 ]
+echo "$killed killed by their named test, $other only by another, $survived survived$([ $broken -eq 0 ] || echo ", $broken did not apply, build or boot")"
+[ $survived -eq 0 ] && [ $other -eq 0 ] && [ $broken -eq 0 ]
