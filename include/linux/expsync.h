@@ -73,8 +73,8 @@ enum expsync_membarrier_ipi {
 
 /* kernel.expsync.membarrier_coalesce: may concurrent callers share a round? */
 #define EXPSYNC_MEMBARRIER_COALESCE(EM, EMe)				\
-	EM(EXPSYNC_MEMBARRIER_COALESCE_ON,	"on")				\
-	EMe(EXPSYNC_MEMBARRIER_COALESCE_OFF,	"off")	/* a round per call */
+	EM(EXPSYNC_MEMBARRIER_COALESCE_OFF,	"off")	/* a round per call */	\
+	EMe(EXPSYNC_MEMBARRIER_COALESCE_ON,	"on")
 
 enum expsync_membarrier_coalesce {
 	EXPSYNC_MEMBARRIER_COALESCE(EXPSYNC_ENUM, EXPSYNC_ENUM)

@@ -62,10 +62,13 @@ struct expsync_knob_ops {
  * @words: the words, indexed by the subsystem's enum
  * @nr_words: number of @words
  * @def: the default, an index into @words
+ * @refuses: NULL, or why this system never honours @val (NULL when
+ *	     it does).  A refused word is -EINVAL with that reason in the
+ *	     log, never reaches @apply, and shows as "!word" in the
+ *	     debugfs "knobs" file.
  * @apply: make a value effective, or change nothing and return a
- *	   negative errno (-EINVAL for a value the system cannot honour).
- *	   Called for every accepted write, the current value included, so
- *	   it must be idempotent.
+ *	   negative errno.  Called for every accepted write, the current
+ *	   value included, so it must be idempotent.
  * @value: the current value; written by the front-end under
  *	   expsync_policy_mutex after @apply succeeded, read with READ_ONCE()
  *
@@ -76,6 +79,7 @@ struct expsync_word {
 	const char * const *words;
 	unsigned int nr_words;
 	unsigned int def;
+	const char *(*refuses)(unsigned int val);
 	int (*apply)(unsigned int val);
 	unsigned int value;
 };

@@ -162,9 +162,24 @@ static bool expsync_word_valid(const struct expsync_knob *knob, const char *text
 	return expsync_word_index(knob, text) >= 0;
 }
 
+/* Why this system never takes word @val of @knob, or NULL. */
+static const char *expsync_word_refused(const struct expsync_knob *knob,
+					unsigned int val)
+{
+	return knob->word->refuses ? knob->word->refuses(val) : NULL;
+}
+
 static int expsync_word_apply(struct expsync_knob *knob, unsigned int val)
 {
-	int err = knob->word->apply(val);
+	const char *why = expsync_word_refused(knob, val);
+	int err;
+
+	if (why) {
+		pr_warn_ratelimited("%s=%s is refused: %s\n", knob->name,
+				    knob->word->words[val], why);
+		return -EINVAL;
+	}
+	err = knob->word->apply(val);
 
 	/* Lockless readers only report the value; see struct expsync_word. */
 	if (!err)
@@ -210,7 +225,9 @@ static void expsync_word_show(const struct expsync_knob *knob, struct seq_file *
 	unsigned int i, cur = knob->word->value;
 
 	for (i = 0; i < knob->word->nr_words; i++)
-		seq_printf(m, i == cur ? " [%s]" : " %s", knob->word->words[i]);
+		seq_printf(m, i == cur ? " [%s]" : " %s%s",
+			   expsync_word_refused(knob, i) ? "!" : "",
+			   knob->word->words[i]);
 }
 
 /*

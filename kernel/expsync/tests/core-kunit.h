@@ -24,11 +24,14 @@ static_assert(ARRAY_SIZE(test_words) == NR_TEST_WORDS);
 static unsigned int test_applied, test_apply_calls;
 static bool test_refuse_gamma;
 
+static const char *test_refuses(unsigned int val)
+{
+	return val == TEST_GAMMA && test_refuse_gamma ? "the test refuses it" : NULL;
+}
+
 static int test_apply(unsigned int val)
 {
 	test_apply_calls++;
-	if (val == TEST_GAMMA && test_refuse_gamma)
-		return -EINVAL;
 	test_applied = val;
 	return 0;
 }
@@ -37,6 +40,7 @@ static struct expsync_word test_word = {
 	.words		= test_words,
 	.nr_words	= NR_TEST_WORDS,
 	.def		= TEST_ALPHA,
+	.refuses	= test_refuses,
 	.apply		= test_apply,
 };
 
@@ -116,9 +120,11 @@ static void expsync_test_set(struct kunit *test)
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
 	KUNIT_EXPECT_EQ(test, test_applied, TEST_BETA);
 
-	/* Refused by the mechanism: value and mechanism unchanged. */
+	/* Refused by the mechanism: never applied, value unchanged. */
 	test_refuse_gamma = true;
+	test_apply_calls = 0;
 	KUNIT_EXPECT_EQ(test, test_write("gamma"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_apply_calls, 0);
 	KUNIT_EXPECT_EQ(test, test_word.value, TEST_BETA);
 	KUNIT_EXPECT_EQ(test, test_applied, TEST_BETA);
 
@@ -312,7 +318,8 @@ static const void *expsync_word_knob_gen(const void *prev, char *desc)
 
 /*
  * Each word of a real table is a value, and nothing near it is: no
- * prefix, no extension, no other case, no blank.
+ * prefix, no extension, no other case, no blank.  Word 0, the fallback,
+ * is one the system takes.
  */
 static void expsync_test_real_words(struct kunit *test)
 {
@@ -323,6 +330,8 @@ static void expsync_test_real_words(struct kunit *test)
 	size_t len;
 
 	KUNIT_EXPECT_GE(test, w->nr_words, 2);
+	/* Word 0 is the fallback when the default is refused. */
+	KUNIT_EXPECT_NULL(test, expsync_word_refused(knob, 0));
 	for (i = 0; i < w->nr_words; i++) {
 		const char *word = w->words[i];
 

@@ -4,9 +4,11 @@
  * by vmstat_sysctl.sh): reads give the current word alone,
  * every accepted word can be written and read back, and every bad write
  * (unknown word, empty, over-long, trailing garbage, offset, unprivileged,
- * root without CAP_SYS_ADMIN) fails with the value unchanged, also under concurrent writers.  The
- * accepted words come from /sys/kernel/debug/expsync/knobs, the same
- * table the kernel parses with.
+ * root without CAP_SYS_ADMIN) fails with the value unchanged, also
+ * under concurrent writers.  A word this system refuses ("!word" in the
+ * knobs file, such as membarrier_coalesce's "on" on PREEMPT_RT) fails
+ * with EINVAL and changes nothing.  The words come from
+ * /sys/kernel/debug/expsync/knobs, the same table the kernel parses with.
  */
 #define _GNU_SOURCE
 #include <errno.h>
@@ -34,6 +36,8 @@ struct knob {
 	char words[MAX_WORDS][32];
 	int nr_words;
 	int cur;
+	char refused[MAX_WORDS][32];
+	int nr_refused;
 };
 
 static struct knob knobs[MAX_KNOBS];
@@ -58,6 +62,10 @@ static int load_knobs(void)
 		if (save && *save == ' ' && save[1] == '<')
 			continue;
 		while ((tok = strtok_r(NULL, "\t\n ", &save)) && k->nr_words < MAX_WORDS) {
+			if (tok[0] == '!') {
+				snprintf(k->refused[k->nr_refused++], 32, "%s", tok + 1);
+				continue;
+			}
 			if (tok[0] == '[') {
 				k->cur = k->nr_words;
 				tok++;
@@ -150,6 +158,24 @@ static void test_each_word(const struct knob *k)
 			ok = false;
 	}
 	ksft_test_result(ok, "%s: every accepted word round-trips\n", k->name);
+}
+
+/* A word the system refuses: EINVAL, and the value stays. */
+static void test_refused(const struct knob *k)
+{
+	bool ok = true;
+	int i, err;
+
+	for (i = 0; i < k->nr_refused; i++) {
+		err = write_knob(k, k->refused[i], strlen(k->refused[i]), 0);
+		if (err != EINVAL || !reads_as(k, k->words[k->cur])) {
+			ksft_print_msg("%s: writing refused \"%s\": %s\n", k->name,
+				       k->refused[i], err ? strerror(err) : "succeeded");
+			ok = false;
+		}
+	}
+	ksft_test_result(ok, "%s: %d refused word(s) fail with EINVAL, value kept\n",
+			 k->name, k->nr_refused);
 }
 
 static void test_bad_writes(const struct knob *k)
@@ -349,7 +375,7 @@ static void test_concurrent(const struct knob *k)
 
 int main(void)
 {
-	int i;
+	int i, refusing = 0;
 
 	ksft_print_header();
 	if (geteuid())
@@ -359,10 +385,14 @@ int main(void)
 	if (!nr_knobs)
 		ksft_exit_skip("no expsync knobs are registered in this kernel\n");
 
-	ksft_set_plan(nr_knobs * 7 + 2);
+	for (i = 0; i < nr_knobs; i++)
+		refusing += knobs[i].nr_refused > 0;
+	ksft_set_plan(nr_knobs * 7 + refusing + 2);
 	for (i = 0; i < nr_knobs; i++) {
 		test_read(&knobs[i]);
 		test_each_word(&knobs[i]);
+		if (knobs[i].nr_refused)
+			test_refused(&knobs[i]);
 		test_bad_writes(&knobs[i]);
 		test_unprivileged(&knobs[i]);
 		test_no_cap_sys_admin(&knobs[i]);
