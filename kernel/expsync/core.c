@@ -224,10 +224,14 @@ static void expsync_word_show(const struct expsync_knob *knob, struct seq_file *
 {
 	unsigned int i, cur = knob->word->value;
 
-	for (i = 0; i < knob->word->nr_words; i++)
-		seq_printf(m, i == cur ? " [%s]" : " %s%s",
-			   expsync_word_refused(knob, i) ? "!" : "",
-			   knob->word->words[i]);
+	for (i = 0; i < knob->word->nr_words; i++) {
+		const char *word = knob->word->words[i];
+
+		if (i == cur)
+			seq_printf(m, " [%s]", word);
+		else
+			seq_printf(m, " %s%s", expsync_word_refused(knob, i) ? "!" : "", word);
+	}
 }
 
 /*
