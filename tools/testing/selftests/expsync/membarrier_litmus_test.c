@@ -10,9 +10,10 @@
  * membarrier() must order the fast thread's accesses as if it had run
  * smp_mb(): the outcome r1 == 0 && r2 == 0 is forbidden.  Each expedited
  * command runs ITERS times (default 100000) under every membarrier_ipi
- * strategy kernel.expsync.membarrier_ipi offers.  A control run with a
- * compiler barrier instead of membarrier() shows how often the forbidden
- * outcome appears when nothing forbids it.
+ * strategy kernel.expsync.membarrier_ipi offers; each result fails on a
+ * forbidden outcome or on a call that returns an error.  A control run
+ * with a compiler barrier instead of membarrier() prints how often the
+ * forbidden outcome appears when nothing forbids it; it is no result.
  *
  * HAMMERS threads (default 0, at most 2 and one per CPU beyond the
  * two) of the same process call the same command in a loop meanwhile,
@@ -21,12 +22,11 @@
  * calls they made.  membarrier_coalesce.sh runs it so, with fewer ITERS:
  * the hammers slow every call down.
  *
- * What it can and cannot see: this is a smoke test.  It sees a command
- * that breaks ordering in the kernel's own code paths, or one that
- * fails, but not a membarrier() that sends no IPI at all: a system call
- * that long drains the slow thread's store buffer anyway, and the fast
- * thread's window is tiny under QEMU TCG.  The control is informative
- * only (TCG may show the outcome rarely or never).  Delivery of the IPIs
+ * What it can and cannot see: a command that fails, and a forbidden
+ * outcome where one shows, but not a membarrier() that sends no IPI: a system call that long drains
+ * the slow thread's store buffer anyway, and the fast thread's window is
+ * tiny under QEMU TCG, where the control showed the outcome in about 1
+ * of 20000 rounds.  Delivery of the IPIs
  * to every target CPU is proven by membarrier_delivery.sh, which counts
  * them on the targets with the kernel's irq_vectors tracepoints.
  *
@@ -325,12 +325,12 @@ int main(void)
 		fclose(f);
 
 #ifdef NOMEM
-	ksft_set_plan(2 + NR_CMDS + 3 + nr_strategies * NR_CMDS + 1);
+	ksft_set_plan(2 + NR_CMDS + 3 + nr_strategies * NR_CMDS);
 	make_it_fail_fd = open("/proc/thread-self/make-it-fail", O_WRONLY);
 	if (make_it_fail_fd < 0)
 		ksft_exit_skip("no /proc/thread-self/make-it-fail\n");
 #else
-	ksft_set_plan(NR_CMDS + nr_strategies * NR_CMDS + 1);
+	ksft_set_plan(NR_CMDS + nr_strategies * NR_CMDS);
 #endif
 	if (pthread_create(&fast, NULL, fast_thread, NULL))
 		ksft_exit_fail_msg("pthread_create\n");
@@ -382,8 +382,8 @@ int main(void)
 		write_file(SYSCTL, orig);
 	/* Control: nothing forbids the outcome here; it says how sensitive the test is. */
 	control = run(CONTROL, 0, iters, &errors);
-	ksft_test_result_pass("control without membarrier: %ld of %ld rounds show r1 == r2 == 0\n",
-			      control, iters);
+	ksft_print_msg("control without membarrier: %ld of %ld rounds show r1 == r2 == 0\n",
+		       control, iters);
 
 	atomic_store(&stop, true);
 	pthread_join(fast, NULL);
