@@ -21,23 +21,31 @@
  *    "gather"'s does not (21.6 against 2.0 on a quiet host, 4.9 against
  *    2.0 on a loaded one);
  *  - time bound: once the mapper stops, table_free_waiting (tables not
- *    yet freed) drains to 0 within WAIT_MS, the 10 ms batch timer plus
- *    grace periods; without the timer the leftover batch would wait for
- *    the next 509 tables;
+ *    yet freed) drains to 0 within the 10 ms batch timer plus two grace
+ *    periods (one to start the callback's, one for its callbacks to
+ *    run) plus the 5 ms poll, a grace period being the longest of 5
+ *    synchronize_rcu() (membarrier(MEMBARRIER_CMD_GLOBAL)) timed just
+ *    before; without the timer the leftover batch would wait for the
+ *    next 509 tables, for ever in an idle system;
  *  - memory pressure: drop_caches runs the shrinkers, and the table_free
  *    shrinker hands pending tables to RCU (expsync:expsync_table_free_rcu
  *    events with why "pressure", counted through tracefs);
  *  - CPU hotplug: offlining and onlining the mapper's CPU while it frees
- *    tables loses none: nothing is left waiting afterwards.  The
- *    "hotplug" flushes are reported, not required: the dying CPU's
- *    batch timer usually fires first, and a timer left pending is
- *    migrated and flushes that CPU's batch anyway.
+ *    tables loses none: nothing is left waiting afterwards, within the
+ *    same bound.  The "hotplug" flushes are printed, not judged: the
+ *    dying CPU's batch timer usually fires first, and a timer left
+ *    pending is migrated and flushes that CPU's batch anyway.
+ *
+ * The stress phase's verdicts are that every thread ran and that both
+ * free paths were used; how many tables an RCU batch holds is judged
+ * only by the batching test, where one batching mode runs at a time.
  *
  * Usage: table_free_stress [SECONDS] (default 10).
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/membarrier.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdbool.h>
@@ -46,6 +54,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -61,7 +70,8 @@
 #define NR_WALKERS	2
 #define TRACING		"/sys/kernel/tracing/"
 #define TF_EVENT	TRACING "events/expsync/expsync_table_free_rcu/"
-#define WAIT_MS		2000
+#define BATCH_MS	10	/* the per-CPU batch timer */
+#define POLL_MS		5
 #define LOAD_CPU	1
 
 static atomic_bool stop;
@@ -214,17 +224,50 @@ static void rcu_batches_of(const char *batching, int seconds, long *calls, long 
 	*tables = expsync_stat("table_free_rcu") - rcu0;
 }
 
-/* Milliseconds until table_free_waiting is 0, or -1 after WAIT_MS. */
+/* The drain bound, in ms: set by measure_bound(). */
+static long wait_ms;
+
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/*
+ * The batch timer, two grace periods and the poll: a grace period is
+ * the longest of 5 synchronize_rcu() timed now (MEMBARRIER_CMD_GLOBAL
+ * is one), so that the bound follows the guest's speed.
+ */
+static void measure_bound(void)
+{
+	long gp = 0, t, i;
+
+	for (i = 0; i < 5; i++) {
+		t = now_ms();
+		if (syscall(__NR_membarrier, MEMBARRIER_CMD_GLOBAL, 0, 0))
+			ksft_exit_fail_msg("membarrier(GLOBAL): %s\n", strerror(errno));
+		t = now_ms() - t;
+		gp = t > gp ? t : gp;
+	}
+	wait_ms = BATCH_MS + 2 * gp + POLL_MS;
+	ksft_print_msg("longest of 5 grace periods %ld ms: drain bound %ld ms\n", gp, wait_ms);
+}
+
+/* Milliseconds until table_free_waiting is 0, or -1 after wait_ms. */
 static long wait_drained(void)
 {
-	long ms;
+	long start = now_ms(), ms;
 
-	for (ms = 0; ms <= WAIT_MS; ms += 5) {
+	for (;;) {
+		ms = now_ms() - start;
 		if (expsync_stat("table_free_waiting") == 0)
 			return ms;
-		usleep(5000);
+		if (ms > wait_ms)
+			return -1;
+		usleep(POLL_MS * 1000);
 	}
-	return -1;
 }
 
 /*
@@ -316,14 +359,14 @@ static void test_batching_and_bound(void)
 			 "per-CPU batching: no batch alone, %ld call_rcu() <= %ld (timer periods + full pages + 5)\n",
 			 calls_pcp, bound);
 	ksft_test_result(ms >= 0,
-			 "pending tables freed %ld ms after the last munmap (bound %d ms)\n",
-			 ms, WAIT_MS);
+			 "pending tables freed %ld ms after the last munmap (bound %ld ms)\n",
+			 ms, wait_ms);
 	write_file(SYSCTL "table_free_rcu_batch", "percpu");
 }
 
 static void test_pressure(void)
 {
-	long events, i;
+	long events, i, ms;
 	pthread_t th;
 
 	if (!trace_start("pressure")) {
@@ -336,15 +379,17 @@ static void test_pressure(void)
 		write_file("/proc/sys/vm/drop_caches", "2");
 	}
 	load_end(th);
+	ms = wait_drained();
 	events = trace_stop();
-	ksft_test_result(events > 0 && wait_drained() >= 0,
-			 "shrinker: drop_caches handed pending tables to RCU %ld times\n", events);
+	ksft_test_result(events > 0 && ms >= 0,
+			 "shrinker: drop_caches handed pending tables to RCU %ld times, none left after %ld ms\n",
+			 events, ms);
 }
 
 static void test_hotplug(void)
 {
 	char path[64];
-	long events, i;
+	long events, i, ms;
 	bool ok = true;
 	pthread_t th;
 
@@ -361,10 +406,12 @@ static void test_hotplug(void)
 		ok &= write_file(path, "1");
 	}
 	load_end(th);
+	ms = wait_drained();
 	events = trace_stop();
-	ksft_test_result(ok && events >= 0 && wait_drained() >= 0,
-			 "hotplug: 5 offline/online cycles of CPU %d under munmap, no table left waiting (%ld flushes by the hotplug callback)%s\n",
-			 LOAD_CPU, events, ok ? "" : " (offline/online failed)");
+	ksft_print_msg("hotplug: %ld flushes by the hotplug callback\n", events);
+	ksft_test_result(ok && ms >= 0,
+			 "hotplug: 5 offline/online cycles of CPU %d under munmap, no table left waiting after %ld ms (bound %ld ms)%s\n",
+			 LOAD_CPU, ms, wait_ms, ok ? "" : " (offline/online failed)");
 }
 
 int main(int argc, char **argv)
@@ -389,7 +436,8 @@ int main(int argc, char **argv)
 	/* Native TLB flush IPIs only (QEMU TCG, no paravirt flush). */
 	if (!write_file(SYSCTL "table_free", "immediate"))
 		ksft_exit_skip("table_free=immediate refused: not a native-flush machine\n");
-	ksft_set_plan(7);
+	ksft_set_plan(6);
+	measure_bound();
 
 	imm0 = expsync_stat("table_free_immediate");
 	rcu0 = expsync_stat("table_free_rcu");
@@ -428,8 +476,7 @@ int main(int argc, char **argv)
 	ksft_test_result(atomic_load(&munmaps) >= MIN_RUNS && atomic_load(&walks) >= MIN_RUNS &&
 			 atomic_load(&flips) >= MIN_RUNS,
 			 "mappers, GUP-fast walkers and the flipper each ran %d times\n", MIN_RUNS);
-	ksft_test_result(imm > 0 && rcu > 0, "both free paths were used\n");
-	ksft_test_result(bat > 0 && bat < rcu, "RCU batches held more than one table\n");
+	ksft_test_result(imm > 0 && rcu > 0 && bat > 0, "both free paths were used\n");
 
 	test_batching_and_bound();
 	test_pressure();
