@@ -46,7 +46,8 @@ struct seq_file;
  * @show: the debugfs "knobs" line after "name:"
  *
  * The front-end calls every op with expsync_policy_mutex held, in
- * process context.
+ * process context, but @get for a sysctl read, which runs under a
+ * spinlock alone and must not sleep.
  */
 struct expsync_knob_ops {
 	bool (*valid)(const struct expsync_knob *knob, const char *text);

@@ -24,6 +24,7 @@
 #include <linux/percpu.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
+#include <linux/spinlock.h>
 #include <linux/string.h>
 #include <linux/sysctl.h>
 
@@ -98,6 +99,14 @@ static char *expsync_new_text = expsync_texts[1];
 static char *expsync_sysctl_text = expsync_texts[2];
 /* Bytes in each text buffer, newline and NUL included. */
 static size_t expsync_text_size = EXPSYNC_TEXT_MAX + 2;
+
+/*
+ * Taken around each change of a CPU list knob's mask (under the mutex
+ * too) and around a sysctl read's get(), which does not take the mutex:
+ * a read never waits behind vm.stat_refresh, which holds the mutex for
+ * up to a second, and never sees a mask half copied.
+ */
+static DEFINE_SPINLOCK(expsync_value_lock);
 
 /**
  * expsync_cpulist_bound() - longest "%*pbl" text of a set of @n CPUs
@@ -276,8 +285,10 @@ static int expsync_cpulist_apply(struct expsync_knob *knob, const struct cpumask
 {
 	int err = knob->cpulist->apply(mask);
 
-	if (!err)
+	if (!err) {
+		guard(spinlock)(&expsync_value_lock);
 		cpumask_copy(knob->cpulist->mask, mask);
+	}
 	return err;
 }
 
@@ -553,13 +564,18 @@ int expsync_sysctl(const struct ctl_table *table, int write, void *buffer,
 	if (!write) {
 		if (!knob->ops->get)
 			return -EINVAL;
-		/* @buffer is a kernel buffer: no fault under the mutex. */
-		guard(mutex)(&expsync_policy_mutex);
-		knob->ops->get(knob, text, expsync_text_size);
+		/* Not the shared buffer: that is the mutex's. */
+		text = kmalloc(expsync_text_size, GFP_KERNEL);
+		if (!text)
+			return -ENOMEM;
+		scoped_guard(spinlock, &expsync_value_lock)
+			knob->ops->get(knob, text, expsync_text_size);
 		tmp = *table;
 		tmp.data = text;
 		tmp.maxlen = expsync_text_size;
-		return proc_dostring(&tmp, 0, buffer, lenp, ppos);
+		err = proc_dostring(&tmp, 0, buffer, lenp, ppos);
+		kfree(text);
+		return err;
 	}
 	if (!capable(CAP_SYS_ADMIN))
 		return -EPERM;
