@@ -127,7 +127,8 @@ for policy in user-return direct periodic; do
 			what_duties="no vmstat work on CPU $cpu"
 		else
 			duties=$([ "$sk" = 0 ] && [ "${work:-0}" -gt 0 ] && echo 1)
-			what_duties="vmstat_update still runs on CPU $cpu (not isolated) for its pagesets"
+			what_duties="vmstat_update still runs on CPU $cpu (not isolated)"
+			what_duties+=" for its pagesets"
 		fi
 		ok=$([ -n "$thr" ] && [ "$zero" = 0 ] && [ "$zero0" = 0 ] &&
 			[ "$duties" = 1 ] && [ "${samples:-0}" -ge 50 ] &&
