@@ -28,7 +28,11 @@
  * writes vmstat_drain_now, pokes the child into one getppid(), drains
  * again, switches back to periodic (leave), and prints "before D0
  * joined D1 drain_rc E1 drain_ms M drained D2 poked D3 drain2_rc E2
- * left D4 child_in_user C tries T" (E: 0 or an errno).  Nothing may
+ * left D4 child_in_user C tries T read_in_drain R" (E: 0 or an errno).
+ * R: 100 ms into the first drain, a thread reads vmstat_drain, which
+ * must not wait for the drain that holds the knobs' lock: 1 when the
+ * read returned while the drain was still running, 0 when it returned
+ * only after, -1 when the drain was over before the read began.  Nothing may
  * interrupt CPU for the join, the leave or the drains: the first drain
  * either finds the differentials folded (an interrupt came) or gives up
  * with EAGAIN, within its bound, leaving them; after the poke's return
@@ -300,6 +304,32 @@ static void spin_child(struct shared *sh, int cpu)
 	exit(0);
 }
 
+/* Set while join_leave()'s first drain runs. */
+static atomic_int draining;
+
+/* 100 ms into the drain, read a knob: see "R" in the header. */
+static void *read_in_drain(void *arg)
+{
+	int *result = arg, fd;
+	char buf[64];
+
+	while (!atomic_load(&draining))
+		usleep(1000);
+	usleep(100000);
+	if (!atomic_load(&draining)) {
+		*result = -1;
+		return NULL;
+	}
+	fd = open(POLICY, O_RDONLY);
+	if (fd < 0 || read(fd, buf, sizeof(buf)) <= 0)
+		*result = -2;
+	else
+		*result = atomic_load(&draining);
+	if (fd >= 0)
+		close(fd);
+	return NULL;
+}
+
 /* Write 1 to vmstat_drain_now: 0 or the errno; *ms gets the time taken. */
 static int drain(double *ms)
 {
@@ -316,7 +346,8 @@ static int join_leave(int cpu)
 {
 	char list[16];
 	struct shared *sh;
-	int d[5], tries = 0, rc[2];
+	int d[5], tries = 0, rc[2], read_result = -3;
+	pthread_t reader;
 	double ms;
 	pid_t pid;
 
@@ -348,7 +379,12 @@ static int join_leave(int cpu)
 	} while (d[0] == 0 && tries < 5);
 	set_knob(POLICY, join_policy());	/* join: no work on cpu */
 	d[1] = diffs_of(cpu);
+	if (pthread_create(&reader, NULL, read_in_drain, &read_result))
+		exit(2);
+	atomic_store(&draining, 1);
 	rc[0] = drain(&ms);			/* waits, gives up: EAGAIN */
+	atomic_store(&draining, 0);
+	pthread_join(reader, NULL);
 	d[2] = diffs_of(cpu);
 	atomic_store(&sh->poke, 1);
 	while (atomic_load(&sh->poke) != 2)
@@ -360,8 +396,8 @@ static int join_leave(int cpu)
 	/* Still spinning, back in the kernel only for the poke. */
 	printf("before %d joined %d drain_rc %d drain_ms %.0f drained %d ",
 	       d[0], d[1], rc[0], ms, d[2]);
-	printf("poked %d drain2_rc %d left %d child_in_user %d tries %d\n",
-	       d[3], rc[1], d[4], waitpid(pid, NULL, WNOHANG) == 0, tries);
+	printf("poked %d drain2_rc %d left %d child_in_user %d tries %d read_in_drain %d\n",
+	       d[3], rc[1], d[4], waitpid(pid, NULL, WNOHANG) == 0, tries, read_result);
 	atomic_store(&sh->stop, 1);
 	waitpid(pid, NULL, 0);
 	return 0;
