@@ -141,20 +141,22 @@ done
 [ "$waiting" = 0 ] && echo "ok 3 no page-table page left waiting after hotplug" ||
 	{ echo "not ok 3 $waiting page-table pages still waiting 2 s after the load"; fail=1; }
 
-# 4. No stale counters: a drain leaves every CPU's differentials at 0.
+# 4. No stale counters: drains leave every CPU's differentials at 0.
 # The probe checks every CPU right after the drain's last fold, so this
 # shell and its children keep off CPU 1: a grep exiting there holds
-# differentials at that instant (27 of 40 drains saw one when they did).
+# differentials at that instant.  Other work after a fold still can, so
+# each drain is exact with some probability p: as in vmstat_sysctl.sh,
+# at least 3 of 20 drains must be exact (fails with probability 0.0002
+# when p >= 0.5; passes with probability 0.075 when p = 0.05).
 taskset -pc 0 $$ > /dev/null
 exact=0
-for i in 1 2 3 4 5; do
+for i in $(seq 1 20); do
 	echo 1 > $sysctl/vmstat_drain_now; rc=$?
 	last=$(tr '\n' ' ' < /sys/kernel/debug/expsync/vmstat_last_drain)
+	[[ " $last" = *" cpus_with_diffs 0 "* ]] && exact=$((exact + 1))
 	echo "# drain $i: exit $rc; $last; $(tr '\n' ',' < /sys/kernel/debug/expsync/vmstat_diffs)"
-	[[ " $last" = *" cpus_with_diffs 0 "* ]] && exact=1 && break
-	sleep 0.2
 done
-[ $exact = 1 ] && echo "ok 4 counters exact after a drain" ||
-	{ echo "not ok 4 CPUs still hold differentials after 5 drains: $last"; fail=1; }
+[ $exact -ge 3 ] && echo "ok 4 counters exact after $exact of 20 drains (at least 3)" ||
+	{ echo "not ok 4 counters exact after only $exact of 20 drains (at least 3): $last"; fail=1; }
 restore
 exit $fail

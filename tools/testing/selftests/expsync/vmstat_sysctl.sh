@@ -68,10 +68,13 @@ if cat $f >/dev/null 2>&1; then echo "# $f is readable"; bad=1; fi
 # Each try first leaves differentials on every CPU (a shmem file written
 # and removed from each CPU), then drains.  The in-kernel check runs
 # right after the folds, but any CPU's work after its fold (timers,
-# kworkers, the shell) may change a counter before it: 3 to 5 of 5
-# drains were exact here, on a loaded host.  So: every try had
-# differentials to fold, at least one drain was exact, and test 5 counts
-# the fold work itself exactly.
+# kworkers) may change a counter before it: a try is exact with some
+# probability p, independently.  Measured under QEMU TCG, p was 0.6 to
+# 1.  With 20 tries and at least 3 exact ones required, a drain with
+# p >= 0.5 fails with probability 0.0002 (binomial), and a drain that
+# leaves a CPU unfolded in 95% of tries (p = 0.05) passes with
+# probability 0.075.  Every try must have had differentials to fold;
+# test 5 counts the fold work itself exactly.
 ncpus=$(grep -c '^processor' /proc/cpuinfo)
 dirty() {
 	local c
@@ -84,8 +87,8 @@ dirty() {
 # This shell and its drains stay on CPU 0, so that no exiting grep or
 # echo holds differentials on another CPU at the check.
 taskset -pc 0 $$ > /dev/null
-exact=0 had=0
-for try in 1 2 3 4 5; do
+tries=20 exact=0 had=0
+for try in $(seq 1 $tries); do
 	dirty
 	before=$(awk '$4 > 0 { n++ } END { print n + 0 }' /sys/kernel/debug/expsync/vmstat_diffs)
 	[ "${before:-0}" -gt 0 ] && had=$((had + 1))
@@ -94,9 +97,9 @@ for try in 1 2 3 4 5; do
 		exact=$((exact + 1))
 done
 sed 's/^/# /' $last
-echo "# $exact of 5 drains left every counter exact; $had of 5 had differentials before"
-what="drains of real differentials leave every counter exact ($exact of 5)"
-[ $exact -ge 1 ] && [ $had = 5 ] && echo "ok 4 $what" || { echo "not ok 4 $what"; fail=1; }
+echo "# $exact of $tries drains left every counter exact; $had of $tries had differentials before"
+what="drains of real differentials leave every counter exact ($exact of $tries, at least 3)"
+[ $exact -ge 3 ] && [ $had = $tries ] && echo "ok 4 $what" || { echo "not ok 4 $what"; fail=1; }
 
 # Every drain folds on every online CPU it does not skip: count the fold
 # work items executed, with the kernel's workqueue tracepoint, over 5
