@@ -43,6 +43,17 @@
 #    (5 s of collapses counted 13 to 19 syncs in 3 boots; 8 s and a
 #    floor of 5 leave room for a loaded host.)  Bad words written to
 #    table_sync_ipi are refused and change nothing.
+# 4. What table_free does, seen by the page allocator's own tracepoints
+#    rather than expsync's counters: a task on CPU $hk maps, touches
+#    once per 2 MB and unmaps 4 MB $FREE_ROUNDS times (default 200;
+#    about two page tables freed each).  perf stat -a counts
+#    kmem:mm_page_free (every page freed) and kmem:mm_page_free_batched
+#    (the pages freed together after a gather's flush), until 1 s after
+#    the last munmap so that RCU callbacks have run.  Under "rcu" the
+#    tables are freed one by one from the RCU callback: at least one
+#    unbatched free per munmap.  Under "immediate" they go with the
+#    gathered pages: at most one unbatched free per 4 munmaps, and at
+#    least one more batched free per munmap than under "rcu".
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync
 fi_dir=/sys/kernel/debug/fail_page_alloc
@@ -52,10 +63,11 @@ hk=0
 
 echo "TAP version 13"
 fatal() {
-	echo "1..3"
+	echo "1..4"
 	echo "not ok 1 $*"
 	echo "not ok 2 # not run"
 	echo "not ok 3 # not run"
+	echo "not ok 4 # not run"
 	exit 1
 }
 . "$(dirname "$0")/expsync_lib.sh"
@@ -93,7 +105,7 @@ trap restore EXIT
 echo rcu > $sysctl/table_free && echo percpu > $sysctl/table_free_rcu_batch ||
 	fatal "cannot set table_free=rcu, table_free_rcu_batch=percpu"
 
-echo "1..3"
+echo "1..4"
 fail=0
 
 # On CPU $1, while the load runs there: "EXPIRIES BATCHES MS", the
@@ -217,6 +229,38 @@ if [ "$idle_hk" != none ] && [ "$idle_iso" != none ] && [ "$idle_hk" -ge 5 ] &&
 else
 	echo "not ok 3 table sync: expected CPU $iso to get >= 9/10 of the $idle_hk syncs" \
 		"when idle and none of the $user_hk when spinning in user mode"
+	fail=1
+fi
+
+# free_path MODE: "unbatched batched munmaps" for $FREE_ROUNDS munmaps
+# under table_free=MODE.
+free_rounds=${FREE_ROUNDS:-200}
+free_path() {
+	local out all batched load
+	echo "$1" > $sysctl/table_free || return 1
+	out=$(mktemp)
+	perf stat -a -x, -o "$out" -e kmem:mm_page_free -e kmem:mm_page_free_batched -- \
+		sh -c "taskset -c $hk '$here/table_free_bench' munmap $free_rounds; sleep 1" \
+		> "$out.load"
+	all=$(awk -F, '$3 == "kmem:mm_page_free" { print $1 }' "$out")
+	batched=$(awk -F, '$3 == "kmem:mm_page_free_batched" { print $1 }' "$out")
+	read -r _ load _ < "$out.load"
+	rm -f "$out" "$out.load"
+	echo "$((all - batched)) $batched $load"
+}
+read -r rcu_single rcu_batched rcu_n < <(free_path rcu)
+read -r imm_single imm_batched imm_n < <(free_path immediate)
+echo "$orig_mode" > $sysctl/table_free
+echo "# page frees for $free_rounds munmaps: rcu $rcu_single unbatched, $rcu_batched batched;" \
+	"immediate $imm_single unbatched, $imm_batched batched"
+if [ "${rcu_n:-0}" = "$free_rounds" ] && [ "${imm_n:-0}" = "$free_rounds" ] &&
+   [ "$rcu_single" -ge "$free_rounds" ] && [ $((imm_single * 4)) -le "$free_rounds" ] &&
+   [ $((imm_batched - rcu_batched)) -ge "$free_rounds" ]; then
+	echo "ok 4 table_free: rcu frees tables one by one after a grace period," \
+		"immediate with the gathered pages"
+else
+	echo "not ok 4 table_free: expected >= $free_rounds unbatched frees under rcu," \
+		"<= $((free_rounds / 4)) under immediate and $free_rounds more batched ones"
 	fail=1
 fi
 exit $fail
