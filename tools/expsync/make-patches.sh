@@ -87,6 +87,26 @@ text = text.replace("*** SUBJECT HERE ***", subject).replace("*** BLURB HERE ***
 open(path, "w").write(text)
 PY
 
+# Who posts it: EXPSYNC_AUTHOR="Name <email>", else the git identity of
+# this repository, else the project's own.  It becomes each patch's From:
+# and Signed-off-by:, which the commits in build/linux carry as the
+# project's.
+author=${EXPSYNC_AUTHOR:-}
+if [ -z "$author" ] && name=$(git config user.name) && mail=$(git config user.email); then
+	author="$name <$mail>"
+fi
+python3 - "$author" "$out"/*.patch <<'PY'
+import sys
+author, paths = sys.argv[1], sys.argv[2:]
+project = "expsync developers <expsync@localhost>"
+if author and author != project:
+    for path in paths:
+        text = open(path).read()
+        text = text.replace("\nFrom: " + project + "\n", "\nFrom: " + author + "\n", 1)
+        text = text.replace("\nSigned-off-by: " + project + "\n", "\nSigned-off-by: " + author + "\n")
+        open(path, "w").write(text)
+PY
+
 # The check: the series alone, on the base, gives build/linux's tree.
 fresh "$work/verify"
 for p in $(ls "$out"/*.patch | grep -v /0000-cover-letter.patch); do
