@@ -12,7 +12,7 @@
 #   fastpath  the vmstat counter functions, in source and in machine
 #             code against the CONFIG_EXPSYNC=n kernel
 #   tree-guard  make tree refuses to throw away commits or edits that
-#             patches/ does not hold
+#             patches/ does not hold, or new files edited in build/linux
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
@@ -150,6 +150,43 @@ tree_guard() {
 	fi
 	git -C build/linux worktree remove --force "$wt"
 	rm -rf "$top2"
+	new_file_guard
+}
+
+# new_file_guard: a new file (the overlay's) edited in the tree rather
+# than in this repository must not be overwritten by the next copy.  A
+# scratch tree whose applied series matches an empty patches/series.
+new_file_guard() {
+	local src top2 rc
+	src=$(mktemp -d) top2=$(mktemp -d)
+	mkdir -p "$top2/patches" "$top2/kernel/expsync" "$src/kernel/expsync"
+	: > "$top2/patches/series"
+	echo "SUBLEVEL = 118" > "$src/Makefile"
+	git -C "$src" init -q && git -C "$src" config expsync.series \
+		"$(cat "$top2/patches/series" | sha1sum | cut -d' ' -f1)"
+	echo "repository copy" > "$top2/kernel/expsync/x.c"
+	touch -d '1 hour ago' "$top2/kernel/expsync/x.c"
+	echo "edited in the tree" > "$src/kernel/expsync/x.c"
+	(cd "$top2" && "$top/tools/expsync/tree.sh" "$src" 118 "kernel") \
+		>> "$out/tree-guard.log" 2>&1
+	rc=$?
+	if [ $rc -ne 0 ] && grep -q 'new files edited' "$out/tree-guard.log" &&
+	   grep -q 'edited in the tree' "$src/kernel/expsync/x.c"; then
+		echo "PASS|tree: refuses to overwrite a new file edited in the tree|"
+	else
+		echo "FAIL|tree: refuses to overwrite a new file edited in the tree|status $rc, $out/tree-guard.log"
+	fi
+	# And copies a repository edit, which is newer.
+	echo "repository edit" > "$top2/kernel/expsync/x.c"
+	(cd "$top2" && "$top/tools/expsync/tree.sh" "$src" 118 "kernel") \
+		>> "$out/tree-guard.log" 2>&1
+	rc=$?
+	if [ $rc -eq 0 ] && grep -q 'repository edit' "$src/kernel/expsync/x.c"; then
+		echo "PASS|tree: copies a new file edited in this repository|"
+	else
+		echo "FAIL|tree: copies a new file edited in this repository|status $rc, $out/tree-guard.log"
+	fi
+	rm -rf "$src" "$top2"
 }
 
 case "${1:-}" in

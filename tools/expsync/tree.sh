@@ -68,7 +68,23 @@ if [ "$want" != "$have" ]; then
 fi
 
 # Overlay: copy files whose content differs (rsync -c), leaving the
-# mtime of unchanged files alone.
+# mtime of unchanged files alone.  A new file edited in $src (its copy
+# there differs and is newer) would be overwritten: stop and say so.
+edited=()
+for d in $overlay; do
+	[ -d "$d" ] || continue
+	while IFS= read -r f; do
+		[ -f "$src/$f" ] && [ "$src/$f" -nt "$f" ] && ! cmp -s "$f" "$src/$f" &&
+			edited+=("$f")
+	done < <(find "$d" -type f)
+done
+if [ ${#edited[@]} -gt 0 ] && [ "${DISCARD:-}" != 1 ]; then
+	echo "tree: new files edited in $src, not in this repository:" >&2
+	printf '  %s\n' "${edited[@]}" >&2
+	echo "tree: new files live at their paths here: copy each back (cp $src/FILE FILE)," \
+		"or discard the edits with 'make tree DISCARD=1'" >&2
+	exit 1
+fi
 for d in $overlay; do
 	[ -d "$d" ] && rsync -rc "$d/" "$src/$d/"
 done
