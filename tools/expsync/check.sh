@@ -14,7 +14,8 @@
 # already built test kernel to boot instead of build/obj-test (the
 # kselftests still come from build/obj-test); CHECK_OUT and
 # CHECK_VM_PREFIX keep its logs and VM runs apart; CHECK_FAIL_FAST=1
-# stops after the first row with a failure.
+# stops after the first row with a failure; CHECK_TESTS='coll:test ...'
+# makes ksft run only those of a row's -t selections (and no -c).
 #
 # Every test here is one an issue requires: a skipped test is a FAIL,
 # with its reason (verdict() below, the only place that says so).
@@ -194,12 +195,13 @@ for g in r.get("sub_groups", []):
 # "# time SELECTION Ns" line (where the minutes of a boot go); other
 # options (-o N) apply to each.
 prelude="ksft() {
-	local o=() s=() a t
+	local o=() s=() a t only=' ${CHECK_TESTS:-} '
 	while [ \$# -gt 0 ]; do
 		case \$1 in -t|-c) s+=(\"\$1 \$2\") ;; *) o+=(\"\$1\" \"\$2\") ;; esac
 		shift 2
 	done
 	for a in \"\${s[@]}\"; do
+		[ \"\$only\" = '  ' ] || [[ \"\$only\" == *\" \${a#-t } \"* ]] || continue
 		t=\$SECONDS
 		$ksft/run_kselftest.sh \"\${o[@]}\" \$a
 		echo \"# time \${a#* } \$((SECONDS - t))s\"

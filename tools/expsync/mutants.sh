@@ -6,7 +6,7 @@
 # (build/mutant/linux, never build/linux), rebuild the test kernel there
 # incrementally (build/mutant/obj-test, ccache), run the make check
 # section the mutant names ("Section:" in its header) against that
-# kernel, and print
+# kernel, with only the kselftests its "Killed-by:" names, and print
 #   mutant NAME: killed by TEST         (TEST, a test its "Killed-by:"
 #                                        header names, failed)
 #   mutant NAME: NOT KILLED BY ..., only by TEST
@@ -60,6 +60,11 @@ for p in tools/expsync/mutants/*.patch; do
 		echo "mutant $name: does not build (see $log/build.log)"
 		broken=$((broken + 1))
 	else
+		# Only the kselftests it names run in the row ("expsync: x.sh"
+		# is the selection expsync:x.sh); KUnit and boot checks run
+		# anyway.
+		tests=$(tr ',' '\n' <<< "$killedby" | sed -n 's/^ *expsync: *\([^ ]*\) *$/expsync:\1/p' | xargs)
+		CHECK_TESTS=$tests \
 		CHECK_KERNEL_OBJ=$mobj CHECK_OUT=$log/check CHECK_VM_PREFIX=mutant CHECK_FAIL_FAST=1 \
 			TIER=${mtier:-check} ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
 		rc=$?
