@@ -271,10 +271,13 @@ else
 	fail=1
 fi
 
-what="bounded, no work on CPU $cpu"
+what="bounded, no refresh or fold work on CPU $cpu"
+[ $isolated = 1 ] && what+=", no vmstat_update there"
 # 10: vm.stat_refresh beside the SCHED_FIFO load, under direct: it spares
 # CPU 1 (6.12 runs refresh_vm_stats there and waits for it), and each
-# write succeeds within the bound.
+# write succeeds within the bound.  The shepherd's vmstat_update is
+# counted against CPU 1 only where it is isolated: elsewhere it comes
+# for the pagesets, as test 2 requires.
 echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 count_work env VMSTAT_DRAIN_FILE=/proc/sys/vm/stat_refresh \
 	"$here/vmstat_isolation" drain $cpu 20 fifo
@@ -284,7 +287,8 @@ echo "# 20 vm.stat_refresh, direct, SCHED_FIFO load on CPU $cpu: ${drains:-?} do
 	"${dfailed:-?} failed, slowest ${dmax:-?} ms, ${drounds:-?} load rounds; on CPU $cpu" \
 	"refresh_vm_stats ${refreshes:-?}, fold work ${folds:-?}, vmstat_update ${work:-?}"
 if [ "$drains" = 20 ] && [ "$dfailed" = 0 ] && [ "${dmax:-9999}" -le 2500 ] &&
-   [ "${drounds:-0}" -gt 0 ] && [ "$refreshes" = 0 ] && [ "$folds" = 0 ] && [ "$work" = 0 ]; then
+   [ "${drounds:-0}" -gt 0 ] && [ "$refreshes" = 0 ] && [ "$folds" = 0 ] &&
+   { [ $isolated = 0 ] || [ "$work" = 0 ]; }; then
 	echo "ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: $what"
 else
 	echo "not ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: $what"
