@@ -111,8 +111,10 @@ finish() {
 	exit
 }
 
-# remember NAME SECONDS: the row's last measured time (make check LIST=1).
+# remember NAME SECONDS: the row's last measured time (make check LIST=1),
+# but not of a mutant's run or of a run of some of a row's tests.
 remember() {
+	[ -z "${CHECK_KERNEL_OBJ:-}${CHECK_TESTS:-}" ] || return 0
 	mkdir -p "$(dirname "$times")"
 	{ grep -v "^$1 " "$times" 2>/dev/null; echo "$1 $2"; } > "$times.new"
 	mv "$times.new" "$times"
