@@ -156,7 +156,11 @@ for i in $(seq 1 20); do
 	[[ " $last" = *" cpus_with_diffs 0 "* ]] && exact=$((exact + 1))
 	echo "# drain $i: exit $rc; $last; $(tr '\n' ',' < /sys/kernel/debug/expsync/vmstat_diffs)"
 done
-[ $exact -ge 3 ] && echo "ok 4 counters exact after $exact of 20 drains (at least 3)" ||
-	{ echo "not ok 4 counters exact after only $exact of 20 drains (at least 3): $last"; fail=1; }
+if [ $exact -ge 3 ]; then
+	echo "ok 4 counters exact after $exact of 20 drains (at least 3)"
+else
+	echo "not ok 4 counters exact after only $exact of 20 drains (at least 3): $last"
+	fail=1
+fi
 restore
 exit $fail
