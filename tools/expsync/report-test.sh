@@ -3,10 +3,13 @@
 #
 # make check's "report" section: make run's report generator
 # (tools/expsync/report.py) on made-up guest logs, no kernel needed.
-# A complete set of records (5 runs of every figure) must give every
-# output and exit 0; the same set with one figure's runs cut to 4, with
-# a guest's "MISSING: no perf" line, or with a failed ledger claim must
-# exit 1 and name what is missing; "compare" must pair the figures.
+# A complete set of records (5 runs of every figure, made up by
+# report_test.py so that every claim holds) must give every output and
+# exit 0; the same set with one figure's runs cut to 4, with a guest's
+# "MISSING: no perf" line, with a failed ledger claim or with a false
+# figure claim must exit 1 and name what failed; "compare" must pair
+# the figures.  report_test.py's unit tests judge every claim on data
+# where it holds and where it does not.
 # Prints "STATUS|name|detail" lines.
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -17,46 +20,7 @@ trap 'rm -rf "$tmp"' EXIT
 # figure, 5 runs each; with "quick", what make run QUICK=1 leaves: 3 runs
 # of report.py's QUICK figures only, no ledger.
 make_logs() {
-	mkdir -p "$1"
-	python3 - "$1" "$here" "${2:-}" <<'EOF'
-import os, sys
-sys.path.insert(0, sys.argv[2])
-import importlib.util
-spec = importlib.util.spec_from_file_location("report", os.path.join(sys.argv[2], "report.py"))
-r = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(r)
-d = sys.argv[1]
-quick = sys.argv[3] == "quick"
-with open(os.path.join(d, "guest-bench-612.log"), "w") as b, \
-     open(os.path.join(d, "guest-bench.log"), "w") as e:
-    for f in r.figures():
-        if f["section"] == "ledger" or (quick and not f["quick"]):
-            continue
-        for i in range(3 if quick else 5):
-            if f["base"] == "6.12":
-                b.write("@R %s 6.12 %g\n" % (f["id"], 100 + i))
-            for v in f["variants"]:
-                # expsync's no-ENOMEM counts are 0 (report.py nomem_claim).
-                x = 0 if f["id"].startswith("mb_nomem_") else 90 + i
-                e.write("@R %s %s %g\n" % (f["id"], v, x))
-open(os.path.join(d, "fastpath.txt"), "w").write("PASS|fastpath: made up|ok\n")
-open(os.path.join(d, "phases.txt"), "w").write("   (build: 1 s)\n")
-if quick:
-    sys.exit(0)
-cfg = {"rcu/user-return": "table_free=rcu,vmstat_drain=user-return",
-       "immediate/direct": "table_free=immediate,vmstat_drain=direct",
-       "auto/periodic": "table_free=auto,vmstat_drain=periodic"}
-with open(os.path.join(d, "ledger-bench-612.log"), "w") as b:
-    for i in range(6):
-        b.write("# ledger 6.12:run%d %s rounds=60\n" %
-                (i + 1, " ".join("%s=%d" % (c, 50 + i) for c in r.CAUSES)))
-with open(os.path.join(d, "ledger-bench.log"), "w") as e:
-    for v in r.LEDGER_VARIANTS:
-        for i in range(2):
-            e.write("# ledger expsync:%s:run%d %s rounds=60\n" %
-                    (cfg[v], i, " ".join("%s=%d" % (c, 40 + i) for c in r.CAUSES)))
-open(os.path.join(d, "ledger.txt"), "w").write("PASS|ledger: made up|ok\n")
-EOF
+	python3 "$here/report_test.py" make-logs "$1" ${2:+"$2"}
 }
 
 check() {	# check NAME COND DETAIL
@@ -70,9 +34,27 @@ n=$(wc -l < "$d/summary.txt" 2>/dev/null || echo 0)
 check "a complete set of figures gives every output" \
 	'[ $rc = 0 ] && [ -s $d/report.md ] && [ -s $d/results.json ] && grep -q "data:image/png;base64" $d/index.html && [ "$n" -le 40 ] && [ "$n" -ge 20 ]' \
 	"exit $rc, summary $n lines, $(grep -c '<img' "$d/index.html" 2>/dev/null) plots"
-check "ratios are to 6.12" \
-	'grep -q "many 92.0±1.58 (0.90x)" $d/summary.txt' \
+check "ratios are to 6.12, each headline's verdict beside it" \
+	'grep -q "many 102.0±0.161 (1.00x)  single 204.0±0.323 (2.00x) => PASS" $d/summary.txt && [ "$(grep -c "=> PASS" $d/summary.txt)" -ge 12 ]' \
 	"$(grep -m1 'strategy' "$d/summary.txt")"
+
+# Each claim of every figure passes where it holds and fails where it
+# does not (report_test.py's unit tests, on report.py's own list).
+python3 "$here/report_test.py" > "$tmp/unit" 2>&1; rc=$?
+check "every figure's claim holds on data where it is true, fails where false" \
+	'[ $rc = 0 ]' "exit $rc: $(tail -n 3 "$tmp/unit" | tr '\n' ' ')"
+
+# A headline claim that is false fails make run, its verdict beside its
+# figure in the summary, report.md and index.html: coalescing that
+# shares no round (on's rounds are off's).
+d=$tmp/noshare
+make_logs "$d"
+sed -i 's/^@R mb_coalesce_c3_rounds on /@R mb_coalesce_c3_rounds unused /' "$d/guest-bench.log"
+grep '^@R mb_coalesce_c3_rounds off ' "$d/guest-bench.log" | sed 's/ off / on /' >> "$d/guest-bench.log"
+python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "a false headline claim fails make run and shows beside its figure" \
+	'[ $rc = 1 ] && grep -q "claim failed: mb_coalesce_c3_rounds: on/off <= 0.67" $tmp/err && grep -q "handlers/1000 calls, 3.*=> FAIL (on/off <= 0.67)" $d/summary.txt && grep -q "| IPI handler runs per 1000 calls, 3 caller(s) | runs | on | 5 .*| FAIL (on/off <= 0.67) |" $d/report.md && grep -q "<td class=\"FAIL\">FAIL (on/off" $d/index.html' \
+	"exit $rc: $(grep -m1 'handlers/1000 calls, 3' "$d/summary.txt")"
 
 d=$tmp/short
 make_logs "$d"
@@ -120,7 +102,7 @@ make_logs "$d" quick
 QUICK=1 python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
 nq=$(python3 "$here/report.py" quick-figures | wc -w)
 check "QUICK=1: its $nq figures at 3 runs pass, the others say they were not measured" \
-	'[ $rc = 0 ] && [ "$nq" -ge 8 ] && grep -q "not measured by QUICK=1" $d/summary.txt && grep -q "| stress-ng --mmap | bogo-ops/s | all | 0 | not measured by QUICK=1 |" $d/report.md && grep -q "data:image/png;base64" $d/index.html && ! grep -q "stress-ng --mmap.*[0-9]x" $d/summary.txt' \
+	'[ $rc = 0 ] && [ "$nq" -ge 8 ] && grep -q "not measured by QUICK=1" $d/summary.txt && grep -q "not judged (not measured by QUICK=1)" $d/summary.txt && grep -q "| stress-ng --mmap | bogo-ops/s | all | 0 | not measured by QUICK=1 | | | | 6.12 | not judged |" $d/report.md && grep -q "data:image/png;base64" $d/index.html && ! grep -q "stress-ng --mmap.*[0-9]x" $d/summary.txt' \
 	"exit $rc: $(head -c 200 "$tmp/err")"
 d=$tmp/quickshort
 make_logs "$d" quick

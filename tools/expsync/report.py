@@ -29,10 +29,13 @@ import base64
 import json
 import math
 import os
+import random
 import re
+import statistics
 import subprocess
 import sys
 import tempfile
+import zlib
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ledger  # noqa: E402  (tools/expsync/ledger.py)
@@ -59,6 +62,94 @@ VMSTAT = ["periodic", "user-return", "direct"]
 NOT_QUICK = "not measured by QUICK=1"
 
 
+class Claim:
+    """What a figure must show: VARIANT's mean over AGAINST's mean (the
+    ratio), judged on a 95% bootstrap interval of that ratio over the runs
+    of both, so that the verdict fits the noise measured:
+
+      "<=" R, ">=" R   the whole interval is at most (at least) R: the
+                       data show the gain or the bound;
+      "in" (LO, HI)    the whole interval lies in [LO, HI];
+      "no_worse" T     fails when the whole interval is worse than 1 + T
+                       (1 - T for a higher-is-better figure): a regression
+                       of more than T is shown; narrower gaps pass, and
+                       the verdict says which regression the spread can
+                       show (T plus the interval's half-width);
+      "zero"           every run of VARIANT is 0, and AGAINST (the
+                       control) has one that is not.
+    """
+
+    def __init__(self, variant, op, bound, against, why):
+        self.variant, self.op, self.bound, self.against, self.why = (
+            variant, op, bound, against, why)
+
+    def text(self):
+        b = {"<=": "<= %s", ">=": ">= %s", "in": "in [%s, %s]",
+             "no_worse": "no worse than %s by over %s", "zero": "= 0, %s > 0"}[self.op]
+        args = {"in": self.bound, "no_worse": (self.against, self.bound),
+                "zero": (self.against,)}.get(self.op, (self.bound,))
+        lhs = "%s" % self.variant if self.op in ("zero", "no_worse") else \
+            "%s/%s" % (self.variant, self.against)
+        return "%s %s" % (lhs, b % tuple(args))
+
+
+INTERVAL_RESAMPLES = 4000
+
+
+def ratio_interval(xs, ys, seed):
+    """(low, ratio, high): mean(xs)/mean(ys) and its 95% percentile
+    bootstrap interval, each group resampled with replacement."""
+    rng = random.Random(seed)
+    rs = []
+    for _ in range(INTERVAL_RESAMPLES):
+        y = statistics.fmean(rng.choices(ys, k=len(ys)))
+        if y:
+            rs.append(statistics.fmean(rng.choices(xs, k=len(xs))) / y)
+    rs.sort()
+    if not rs or not statistics.fmean(ys):
+        return None
+    return (rs[int(0.025 * len(rs))], statistics.fmean(xs) / statistics.fmean(ys),
+            rs[int(0.975 * len(rs)) - 1])
+
+
+def judge(f, c):
+    """(STATUS, name, detail) of claim c of figure f; STATUS is PASS,
+    FAIL or NOT-JUDGED (a figure QUICK=1 did not measure)."""
+    name = "%s: %s" % (f["id"], c.text())
+    if f["skipped"]:
+        return ("NOT-JUDGED", name, NOT_QUICK)
+    a, b = f["stats"].get(c.variant), f["stats"].get(c.against)
+    if not a or not b:
+        return ("FAIL", name, "no runs of %s" % (c.variant if not a else c.against))
+    if c.op == "zero":
+        ok = max(a["runs"]) == 0 and max(b["runs"]) > 0
+        return ("PASS" if ok else "FAIL", name, "%s: %s runs %s, %s runs %s" % (
+            c.why, c.variant, a["runs"], c.against, b["runs"]))
+    iv = ratio_interval(a["runs"], b["runs"], zlib.crc32(name.encode()))
+    if iv is None:
+        return ("FAIL", name, "%s's mean is 0: no ratio" % c.against)
+    lo, r, hi = iv
+    half = (hi - lo) / 2 / r * 100 if r else float("inf")
+    if c.op == "<=":
+        ok = hi <= c.bound
+    elif c.op == ">=":
+        ok = lo >= c.bound
+    elif c.op == "in":
+        ok = c.bound[0] <= lo and hi <= c.bound[1]
+    else:
+        ok = lo <= 1 + c.bound if f["better"] == "lower" else hi >= 1 - c.bound
+    sees = ("; shows a regression above %.0f%%" % (c.bound * 100 + half)
+            if c.op == "no_worse" else "")
+    return ("PASS" if ok else "FAIL", name, "%s: ratio %.3f, 95%% interval [%.3f, %.3f] "
+            "over %d and %d runs (resolves +-%.1f%%%s)" % (
+                c.why, r, lo, hi, a["n"], b["n"], half, sees))
+
+
+def figure_claims(figs):
+    """Every figure's claims, judged."""
+    return [judge(f, c) for f in figs for c in f["claims"]]
+
+
 def figures():
     """Every figure make run must produce: (id, section, title, unit,
     better, expsync variants, base).  base is "6.12" (the figure is
@@ -66,32 +157,56 @@ def figures():
     that is 6.12's code path, for what 6.12 does not expose."""
     f = []
 
-    def add(fid, sec, title, unit, better, variants, base="6.12", runs=None):
+    def add(fid, sec, title, unit, better, variants, base="6.12", runs=None, claims=()):
         f.append(dict(id=fid, section=sec, title=title, unit=unit, better=better,
-                      variants=variants, base=base, runs=runs, quick=fid in QUICK))
+                      variants=variants, base=base, runs=runs, quick=fid in QUICK,
+                      claims=list(claims)))
+    # Claims (the Claim class): what each figure must show, beside it.
     for t in (2, 3):
         add("mb_ipi_t%d" % t, "membarrier", "IPI sends per 1000 calls, %d target(s)" % (t - 1),
-            "sends", "lower", ["many", "single"])
+            "sends", "lower", ["many", "single"],
+            claims=[Claim("many", "in", (0.95, 1.05), "6.12",
+                          "many sends what 6.12 sends (within 5%)")] +
+            ([Claim("single", "in", (1.8, 2.2), "many",
+                    "single sends one IPI per target: twice many's for 2 targets")]
+             if t == 3 else []))
         add("mb_ns_t%d" % t, "membarrier", "time per call, %d target(s)" % (t - 1),
-            "ns", "lower", ["many", "single"])
+            "ns", "lower", ["many", "single"],
+            claims=[Claim("many", "no_worse", 0.05, "6.12",
+                          "many costs what 6.12 costs")])
     for c in (1, 2, 3):
+        shares = c == 3
         add("mb_coalesce_c%d_cps" % c, "membarrier",
             "calls per second, %d concurrent caller(s)" % c, "calls/s", "higher",
-            ["off", "on"])
+            ["off", "on"],
+            claims=[Claim("off", "no_worse", 0.10, "6.12", "off is 6.12's path")] +
+            ([Claim("on", ">=", 1.2, "off",
+                    "3 callers sharing rounds make at least 1.2x off's calls")]
+             if shares else []))
         add("mb_coalesce_c%d_rounds" % c, "membarrier",
             "IPI handler runs per 1000 calls, %d caller(s)" % c, "runs", "lower",
-            ["off", "on"])
+            ["off", "on"],
+            claims=[Claim("on", "<=", 0.67, "off",
+                          "at most 2/k rounds per call at k = 3 callers")]
+            if shares else [])
         add("mb_coalesce_c%d_p99_ns" % c, "membarrier",
-            "p99 call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"])
+            "p99 call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"],
+            claims=[Claim(v, "no_worse", 0.10, "6.12",
+                          "%s's p99 is no worse than 6.12's" % v) for v in ("off", "on")]
+            if shares else [])
         add("mb_coalesce_c%d_max_ns" % c, "membarrier",
             "worst call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"])
     for h, what in (("alone", "alone"), ("hammer", "beside an unprivileged hammer")):
         add("mb_victim_%s_ns" % h, "membarrier", "another process's call, %s" % what,
             "ns", "lower", ["off", "on"])
         add("mb_victim_%s_p99_ns" % h, "membarrier",
-            "another process's p99 latency, %s" % what, "ns", "lower", ["off", "on"])
+            "another process's p99 latency, %s" % what, "ns", "lower", ["off", "on"],
+            claims=[Claim(v, "no_worse", 0.10, "6.12",
+                          "a bystander's p99 under %s is no worse than 6.12's" % v)
+                    for v in ("off", "on")] if h == "hammer" else [])
     # In boots of the test configuration (fault injection), 6.12 being
-    # the noexpsync kernel with 6.12's membarrier.c (eval/nomem.sh).
+    # the noexpsync kernel with 6.12's membarrier.c (eval/nomem.sh); its
+    # claim is nomem_claim().
     add("mb_nomem_fail", "membarrier",
         "registrations and commands failing (ENOMEM) under fault injection, test kernels",
         "cases", "lower", ["expsync"])
@@ -99,32 +214,55 @@ def figures():
                     ("malloc_t4", "malloc1, 4 threads"), ("munmap", "munmap loop")):
         if w in ("malloc_t1", "munmap"):
             add("tf_%s_task_ms" % w, "table_free", "%s: benchmark time" % what, "ms",
-                "lower", TF_MODES)
+                "lower", TF_MODES,
+                claims=[Claim("immediate", "no_worse", 0.05, "6.12",
+                              "immediate is 6.12's free path")])
             add("tf_%s_busy_ms" % w, "table_free", "%s: all CPUs' busy time" % what, "ms",
-                "lower", TF_MODES)
+                "lower", TF_MODES,
+                claims=[Claim("rcu+percpu", "no_worse", 0.05, "rcu+gather",
+                              "per-CPU batching costs no more than gather")])
         add("tf_%s_rcu_per_1000" % w, "table_free",
-            "%s: call_rcu() per 1000 munmaps" % what, "calls", "lower", TF_MODES)
+            "%s: call_rcu() per 1000 munmaps" % what, "calls", "lower", TF_MODES,
+            claims=[Claim("rcu+percpu", "<=", 0.2, "rcu+gather",
+                          "percpu: one call_rcu() per page of tables, not per munmap")]
+            if w in ("malloc_t4", "munmap") else [])
         add("tf_%s_tables_per_rcu" % w, "table_free",
             "%s: page tables per call_rcu() of tables" % what, "tables", "higher",
             ["rcu+percpu", "rcu+gather"], base="rcu+gather")
     add("vm_getppid_ns", "vmstat", "null system call on the isolated CPU", "ns", "lower",
-        VMSTAT)
+        VMSTAT, claims=[Claim("direct", "<=", 1.02, "periodic",
+                              "direct costs a null system call what periodic does")])
     add("vm_page_cycle_ns", "vmstat", "mmap+touch+munmap on the isolated CPU", "ns",
-        "lower", VMSTAT)
+        "lower", VMSTAT, claims=[Claim("direct", "<=", 1.02, "periodic",
+                                       "direct costs a page map cycle what periodic does")])
     # One window per policy (vmstat_isolation.sh: about 60 samples each;
     # under TCG a window costs minutes of host time).
     add("vm_stale_share", "vmstat", "samples with unfolded differentials", "share",
-        "lower", VMSTAT, base="periodic", runs=1)
+        "lower", VMSTAT, base="periodic", runs=1,
+        claims=[Claim(v, "zero", None, "periodic",
+                      "no stale sample under %s, where periodic has some" % v)
+                for v in ("user-return", "direct")])
     add("vm_update_work", "vmstat", "vmstat_update work items on the isolated CPU",
         "items", "lower", VMSTAT, base="periodic", runs=1)
+    # ledger.py's claims (ledger.txt) name what must never run on the
+    # isolated CPU and bound each window; these judge the mean of the
+    # causes 6.12 always shows, per policy, against 6.12's windows.
     for c in CAUSES:
         add("ledger_%s" % c, "ledger", LEDGER_WHAT[c] + " on the isolated CPU per window",
-            "count", "lower", LEDGER_VARIANTS)
-    add("sng_mmap_ops", "programs", "stress-ng --mmap", "bogo-ops/s", "higher", TF_MODES)
-    add("sng_vm_ops", "programs", "stress-ng --vm", "bogo-ops/s", "higher", TF_MODES)
+            "count", "lower", LEDGER_VARIANTS,
+            claims=[Claim(v, "no_worse", 0.10, "6.12",
+                          "%s interrupts the isolated CPU no more than 6.12" % v)
+                    for v in LEDGER_VARIANTS] if c in ("timer", "callfn", "work") else [])
+    for prog in ("mmap", "vm"):
+        add("sng_%s_ops" % prog, "programs", "stress-ng --%s" % prog, "bogo-ops/s",
+            "higher", TF_MODES,
+            claims=[Claim(v, "no_worse", 0.10, "6.12", "stress-ng under %s keeps 6.12's rate" % v)
+                    for v in TF_MODES])
     add("sng_membarrier_ops", "programs",
         "stress-ng --membarrier (4 vCPUs, no nohz_full)", "bogo-ops/s", "higher",
-        ["off", "on"])
+        ["off", "on"], claims=[Claim(v, "no_worse", 0.10, "6.12",
+                                     "stress-ng --membarrier under %s keeps 6.12's rate" % v)
+                               for v in ("off", "on")])
     # In the ledger boots, without -icount (40-programs.sh).
     add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU (ledger boot)",
         "IRQs", "lower", ["expsync"])
@@ -292,7 +430,8 @@ def guest_problems(d):
 
 def claims(d, quick, figs):
     """The STATUS|name|detail lines of the ledger and the fast path (the
-    ledger's only when it ran: not under QUICK=1 unless QUICK holds it)."""
+    ledger's only when it ran: not under QUICK=1 unless QUICK holds it),
+    then the no-ENOMEM claim and the figures' own (figure_claims())."""
     out = []
     names = ["fastpath.txt"]
     if not quick or any(fid.startswith("ledger_") for fid in QUICK):
@@ -307,8 +446,7 @@ def claims(d, quick, figs):
                 m = re.match(r"(PASS|FAIL)\|([^|]*)\|(.*)$", line.strip())
                 if m:
                     out.append(m.groups())
-    out += nomem_claim(figs)
-    return out
+    return out + nomem_claim(figs) + figure_claims(figs)
 
 
 def nomem_claim(figs):
@@ -340,16 +478,30 @@ def variant_cells(f):
     return cells
 
 
+def verdict(f, cls, variant=None):
+    """ " => PASS" or " => FAIL ..." for f's claims (of one variant), or ""."""
+    names = ["%s: %s" % (f["id"], c.text()) for c in f["claims"]
+             if variant in (None, c.variant)]
+    got = [c for c in cls if c[1] in names and c[0] != "NOT-JUDGED"]
+    if not got:
+        return ""
+    bad = [c[1].split(": ", 1)[1] for c in got if c[0] == "FAIL"]
+    return " => FAIL (%s)" % "; ".join(bad) if bad else " => PASS"
+
+
 def summary(figs, missing, problems, cls, phases):
     byid = {f["id"]: f for f in figs}
     lines = ["expsync against 6.12 (CONFIG_EXPSYNC=n), QEMU TCG -icount: mean±sd over runs,"
              " (ratio to 6.12)"]
     for fid, what in HEADLINES:
         f = byid[fid]
-        lines.append("%-36s %s: %s" % (what, f["unit"], "  ".join(variant_cells(f))))
+        lines.append("%-36s %s: %s%s" % (what, f["unit"], "  ".join(variant_cells(f)),
+                                         verdict(f, cls)))
     fails = [c for c in cls if c[0] == "FAIL"]
-    lines.append("claims (ledger, fast path, no-ENOMEM): %d passed, %d failed%s" % (
-        len(cls) - len(fails), len(fails),
+    unjudged = sum(c[0] == "NOT-JUDGED" for c in cls)
+    lines.append("claims (figures, ledger, fast path, no-ENOMEM): %d passed, %d failed%s%s" % (
+        len(cls) - len(fails) - unjudged, len(fails),
+        ", %d not judged (%s)" % (unjudged, NOT_QUICK) if unjudged else "",
         "".join("\n  FAIL %s: %s" % (n, dt[:120]) for _, n, dt in fails[:5])))
     if phases:
         lines.append("phases: " + "; ".join(phases))
@@ -359,7 +511,7 @@ def summary(figs, missing, problems, cls, phases):
     return lines[:40]
 
 
-def markdown(figs, missing, problems, cls, quick):
+def markdown(figs, missing, problems, cls, quick):  # noqa: C901
     md = ["# expsync against 6.12", "",
           "Every figure is measured on the `CONFIG_EXPSYNC=n` bench kernel (6.12, with "
           "the series' first patch) and on the expsync bench kernel, in one `make run`, "
@@ -374,23 +526,28 @@ def markdown(figs, missing, problems, cls, quick):
         if f["section"] != sec:
             sec = f["section"]
             md += ["## " + sec, "",
-                   "| figure | unit | variant | n | mean | sd | min | ratio | base |",
-                   "|---|---|---|---|---|---|---|---|---|"]
+                   "| figure | unit | variant | n | mean | sd | min | ratio | base | claim |",
+                   "|---|---|---|---|---|---|---|---|---|---|"]
         if f["skipped"]:
-            md.append("| %s | %s | all | 0 | %s | | | | %s |" %
-                      (f["title"], f["unit"], NOT_QUICK, f["base"]))
+            md.append("| %s | %s | all | 0 | %s | | | | %s | %s |" %
+                      (f["title"], f["unit"], NOT_QUICK, f["base"],
+                       "not judged" if f["claims"] else ""))
             continue
         for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
             s = f["stats"].get(v)
+            cell = verdict(f, cls, v)[4:]
             if not s:
-                md.append("| %s | %s | %s | 0 | MISSING | | | | %s |" %
-                          (f["title"], f["unit"], v, f["base"]))
+                md.append("| %s | %s | %s | 0 | MISSING | | | | %s | %s |" %
+                          (f["title"], f["unit"], v, f["base"], cell))
                 continue
-            md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s |" % (
+            md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
                 f["title"], f["unit"], v, s["n"], fmt(s["mean"]), fmt(s["sd"]),
                 fmt(s["min"]), "-" if s["ratio"] is None else "%.3f" % s["ratio"],
-                f["base"]))
-    md += ["", "## claims (tools/expsync/ledger.py, fastpath-check.sh)", ""]
+                f["base"], cell))
+    md += ["", "## claims", "",
+           "The figures' own (report.py Claim: a 95% bootstrap interval of the ratio "
+           "of means), the isolation ledger's (tools/expsync/ledger.py), the fast "
+           "path's (fastpath-check.sh) and no-ENOMEM's.", ""]
     md += ["- %s %s: %s" % c for c in cls]
     if missing or problems:
         md += ["", "## MISSING", ""] + ["- " + m for m in problems + missing]
@@ -510,13 +667,44 @@ def html(d, md, figs):
             b64 = base64.b64encode(f.read()).decode()
         body.append('<h3>%s</h3><img alt="%s" src="data:image/png;base64,%s">' %
                     (name, name, b64))
-    esc = "\n".join(md).replace("&", "&amp;").replace("<", "&lt;")
     with open(os.path.join(d, "index.html"), "w") as f:
         f.write("<!DOCTYPE html><html><head><meta charset='utf-8'>"
-                "<title>expsync against 6.12</title></head><body>"
-                "<h1>expsync against 6.12</h1>%s<h2>Tables</h2><pre>%s</pre>"
-                "</body></html>\n" % ("\n".join(body), esc))
+                "<title>expsync against 6.12</title><style>"
+                "table{border-collapse:collapse}td,th{border:1px solid #aaa;"
+                "padding:2px 6px}td.PASS{background:#dfd}td.FAIL{background:#fdd}"
+                "</style></head><body>%s%s</body></html>\n" % (
+                    md_html(md[:1]), "\n".join(body) + md_html(md[1:])))
     return missing
+
+
+def md_html(md):
+    """report.md's subset of Markdown (headings, tables, lists, text) as HTML."""
+    def esc(x):
+        return x.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
+    out, table = [], False
+    for line in md:
+        if line.startswith("|"):
+            cells = [c.strip() for c in line.strip("|").split("|")]
+            if set("".join(cells)) <= set("-"):
+                continue
+            tag = "th" if not table else "td"
+            out.append(("<table>" if not table else "") + "<tr>" + "".join(
+                '<%s class="%s">%s</%s>' % (tag, c.split()[0] if c else "", esc(c), tag)
+                for c in cells) + "</tr>")
+            table = True
+            continue
+        if table:
+            out.append("</table>")
+            table = False
+        if line.startswith("#"):
+            n = len(line) - len(line.lstrip("#"))
+            out.append("<h%d>%s</h%d>" % (n, esc(line[n:].strip()), n))
+        elif line.startswith("- "):
+            st = line[2:].split()[0]
+            out.append('<p class="%s">%s</p>' % (st, esc(line[2:])))
+        elif line:
+            out.append("<p>%s</p>" % esc(line))
+    return "\n".join(out + (["</table>"] if table else []))
 
 
 def main_report(d):
