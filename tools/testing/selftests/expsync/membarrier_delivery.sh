@@ -25,6 +25,9 @@
 #    queued on the target) and the handler count + S, and under "single"
 #    call_function at most S, where S is twice that vector's largest
 #    count over the 0-call baselines of all commands on all targets, + 2.
+# expsync's own counters (debugfs stats) must agree: each call counts
+# once in membarrier_ipi_many or membarrier_ipi_single, by the strategy
+# (the registration may add one), never in the other.
 # Needs 3 CPUs: with one target, smp_call_function_many() sends a
 # single-CPU IPI too.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -42,6 +45,9 @@ fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
 [ -w $sysctl ] || skip "no $sysctl"
 command -v perf >/dev/null || skip "no perf in the guest"
 [ "$ncpus" -ge 3 ] || skip "needs 3 CPUs, has $ncpus"
+stats=/sys/kernel/debug/expsync/stats
+[ -r $stats ] || skip "no $stats (debugfs)"
+stat_of() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
 orig=$(cat $sysctl)
 
 # count CMD CALLS -> per CPU "cpu handler fn single", one line each
@@ -95,7 +101,11 @@ for strategy in many single; do
 	echo "$strategy" > $sysctl || fatal "cannot set membarrier_ipi=$strategy"
 	for cmd in $cmds; do
 		n=$((n + 1))
+		m0=$(stat_of membarrier_ipi_many) s0=$(stat_of membarrier_ipi_single)
 		got=$(count "$cmd" "$calls")
+		dm=$(($(stat_of membarrier_ipi_many) - m0))
+		ds=$(($(stat_of membarrier_ipi_single) - s0))
+		if [ $strategy = many ]; then mine=$dm other=$ds; else mine=$ds other=$dm; fi
 		bad=$(awk -v n="$calls" -v hlo=$hlo -v sf=$sf -v ss=$ss -v strat=$strategy \
 			-v nt=$((ncpus - 1)) '
 			$1 == 0 { next }	# the caller: no IPI to itself
@@ -109,12 +119,14 @@ for strategy in many single; do
 				t++
 			}
 			END { if (t != nt) printf " targets=%d", t }' <<<"$got")
+		[ "$mine" -ge "$calls" ] && [ "$mine" -le $((calls + 2)) ] && [ "$other" = 0 ] ||
+			bad+=" counters: membarrier_ipi_many +$dm, membarrier_ipi_single +$ds"
 		echo "# membarrier_ipi=$strategy $cmd, $calls calls, per target CPU" \
 			"(${handler[$cmd]}, call_function, call_function_single):" \
-			"$(per_cpu <<<"$got")"
+			"$(per_cpu <<<"$got"); counters: many +$dm, single +$ds"
 		if [ -n "$got" ] && [ -z "$bad" ]; then
 			echo "ok $n membarrier_ipi=$strategy $cmd: ${handler[$cmd]} ran on each" \
-				"target once a call, by the strategy's vector"
+				"target once a call, by the strategy's vector and counter"
 		else
 			echo "not ok $n membarrier_ipi=$strategy $cmd: off:${bad:- no counts}"
 			fail=1
