@@ -52,7 +52,10 @@ for p in tools/expsync/mutants/*.patch; do
 	rm -rf "$log"; mkdir -p "$log"
 	t1=$(date +%s)
 	# patch(1), not git apply: the scratch tree lies inside this repository.
-	if ! patch -d "$msrc" -p1 -s --forward --no-backup-if-mismatch < "$p" > "$log/apply.log" 2>&1; then
+	# A dry run first: a patch that half applies would leave its hunks in
+	# the tree for the mutants after it.
+	if ! patch -d "$msrc" -p1 -s --forward --dry-run < "$p" > "$log/apply.log" 2>&1 ||
+	   ! patch -d "$msrc" -p1 -s --forward --no-backup-if-mismatch < "$p" > "$log/apply.log" 2>&1; then
 		echo "mutant $name: does not apply ($(head -n1 "$log/apply.log"))"
 		broken=$((broken + 1)); continue
 	fi
