@@ -163,13 +163,19 @@ class Claims(unittest.TestCase):
         g["skipped"] = True
         self.assertEqual(report.judge(g, c)[0], "NOT-JUDGED")
 
-    def test_interval_is_deterministic(self):
+    def test_interval(self):
+        """Welch's t: the ratio in the middle, a point for exact counts,
+        and wider with fewer runs of the same spread."""
         xs, ys = runs(90, 5, 0.05), runs(100, 5, 0.05)
-        self.assertEqual(report.ratio_interval(xs, ys, 7), report.ratio_interval(xs, ys, 7))
-        lo, r, hi = report.ratio_interval(xs, ys, 7)
+        lo, r, hi = report.ratio_interval(xs, ys)
         self.assertTrue(lo < r < hi)
         self.assertAlmostEqual(r, 0.9)
-
+        self.assertEqual(report.ratio_interval([33.0] * 3, [1000.0] * 3), (0.033, 0.033, 0.033))
+        x3, y3 = runs(90, 3, 0.05), runs(100, 3, 0.05)
+        lo3, _, hi3 = report.ratio_interval(x3, y3)
+        lo6, _, hi6 = report.ratio_interval(x3 * 2, y3 * 2)
+        self.assertGreater(hi3 - lo3, hi6 - lo6)
+        self.assertIsNone(report.ratio_interval(xs, [0.0] * 5))
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["make-logs"]:
