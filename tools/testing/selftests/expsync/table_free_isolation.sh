@@ -39,10 +39,15 @@
 #    a) idle: it gets the IPI of every sync, as 6.12 sends it: at least
 #       9 in 10 of CPU $hk's count, and at least 5;
 #    b) running a SCHED_FIFO spinner that makes no system call (RT
-#       throttling off): none, while CPU $hk counts at least 5.
-#    (5 s of collapses counted 13 to 19 syncs in 3 boots; 8 s and a
-#    floor of 5 leave room for a loaded host.)  Bad words written to
-#    table_sync_ipi are refused and change nothing.
+#       throttling off), while CPU $hk counts at least 5: none, but for
+#       a sync that finds CPU $iso in the kernel for another interrupt
+#       (the residual tick, perf's own IPIs, a device interrupt), which
+#       6.12 would send as well.  So at most one per such entry that
+#       perf counts on CPU $iso in the window, and at most 1 in 10.
+#       (8 s of collapses: about 130 syncs and 30 such entries, each of
+#       them some tens of microseconds in the kernel; a sync landing in
+#       one of them failed a make check in CI.)
+#    Bad words written to table_sync_ipi are refused and change nothing.
 # 4. What table_free does, seen by the page allocator's own tracepoints
 #    rather than expsync's counters: a task on CPU $hk maps, touches
 #    once per 2 MB and unmaps 4 MB $FREE_ROUNDS times (default 400;
@@ -188,18 +193,26 @@ else
 	fail=1
 fi
 
-# syncs_while_collapsing: "HK ISO COLLAPSES", the tlb_remove_table_smp_sync
-# calls on CPU $hk and on CPU $iso while CPU $hk collapses huge pages.
+# syncs_while_collapsing: "HK ISO ENTRIES COLLAPSES": the
+# tlb_remove_table_smp_sync calls on CPU $hk and on CPU $iso while CPU $hk
+# collapses huge pages, and CPU $iso's other kernel entries in that time
+# (its other csd functions, timer, reschedule, irq_work and device
+# interrupts).
 syncs_while_collapsing() {
 	local out churn
 	out=$(mktemp) churn=$(mktemp)
 	perf stat -x, -o "$out" -a -A -e csd:csd_function_entry \
-		--filter 'func.function == tlb_remove_table_smp_sync' -- \
+		--filter 'func.function == tlb_remove_table_smp_sync' \
+		-e csd:csd_function_entry -e irq_vectors:local_timer_entry \
+		-e irq_vectors:reschedule_entry -e irq_vectors:irq_work_entry \
+		-e irq:irq_handler_entry -- \
 		"$here/isolation_ledger" churn $hk $hk "${COLLAPSE_SECONDS:-8}" > "$churn"
 	awk -F, -v hk="CPU$hk" -v iso="CPU$iso" -v c="$(awk '{ print $2 }' "$churn")" '
-		$4 == "csd:csd_function_entry" && $1 == hk { h = $2 }
-		$4 == "csd:csd_function_entry" && $1 == iso { i = $2 }
-		END { print (h == "" ? "none" : h), (i == "" ? "none" : i),
+		$4 == "csd:csd_function_entry" && $1 == hk && h == "" { h = $2; next }
+		$4 == "csd:csd_function_entry" && $1 == iso && i == "" { i = $2; next }
+		$1 == iso && $2 ~ /^[0-9]+$/ { e += $2 }
+		$4 == "csd:csd_function_entry" && $1 == iso { e -= i }
+		END { print (h == "" ? "none" : h), (i == "" ? "none" : i), e + 0,
 		      (c == "" ? 0 : c) }' "$out"
 	rm -f "$out" "$churn"
 }
@@ -213,24 +226,27 @@ if ! echo 1 > $sync_ipi || [ "$(cat $sync_ipi)" != 1 ]; then
 	echo "not ok 3 cannot set $sync_ipi to 1"
 	exit 1
 fi
-read -r idle_hk idle_iso idle_c < <(syncs_while_collapsing)
+read -r idle_hk idle_iso _ idle_c < <(syncs_while_collapsing)
 echo -1 > /proc/sys/kernel/sched_rt_runtime_us
 "$here/isolation_ledger" spin-only $iso & spid=$!
 sleep 1
-read -r user_hk user_iso user_c < <(syncs_while_collapsing)
+read -r user_hk user_iso user_entries user_c < <(syncs_while_collapsing)
 kill $spid; wait $spid 2>/dev/null; spid=
 echo "$orig_rt" > /proc/sys/kernel/sched_rt_runtime_us
 echo "$orig_sync_ipi" > $sync_ipi
 echo "# table_sync_ipi=1, tlb_remove_table_smp_sync on CPU $hk and CPU $iso:" \
 	"CPU $iso idle: $idle_hk, $idle_iso ($idle_c collapses);" \
-	"CPU $iso spinning in user mode: $user_hk, $user_iso ($user_c collapses)"
+	"CPU $iso spinning in user mode: $user_hk, $user_iso ($user_c collapses," \
+	"$user_entries other kernel entries on CPU $iso)"
 if [ "$idle_hk" != none ] && [ "$idle_iso" != none ] && [ "$idle_hk" -ge 5 ] &&
    [ $((idle_iso * 10)) -ge $((idle_hk * 9)) ] &&
-   [ "$user_hk" != none ] && [ "$user_hk" -ge 5 ] && [ "$user_iso" = 0 ]; then
+   [ "$user_hk" != none ] && [ "$user_hk" -ge 5 ] && [ "$user_iso" != none ] &&
+   [ "$user_iso" -le "$user_entries" ] && [ $((user_iso * 10)) -le "$user_hk" ]; then
 	echo "ok 3 table sync IPIs spare a CPU running user code"
 else
-	echo "not ok 3 table sync: expected CPU $iso to get >= 9/10 of the $idle_hk syncs" \
-		"when idle and none of the $user_hk when spinning in user mode"
+	echo "not ok 3 table sync: CPU $iso got $idle_iso of $idle_hk syncs idle (want >= 9/10)," \
+		"$user_iso of $user_hk spinning in user mode (want <= 1/10 and <=" \
+		"$user_entries, its other kernel entries)"
 	fail=1
 fi
 
