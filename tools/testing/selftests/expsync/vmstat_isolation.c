@@ -304,8 +304,12 @@ static void spin_child(struct shared *sh, int cpu)
 	exit(0);
 }
 
-/* Set while join_leave()'s first drain runs. */
-static atomic_int draining;
+/*
+ * draining is set while join_leave()'s first drain runs; drain_started
+ * once it has begun, and stays set: a drain over before the reader
+ * looked must not leave the reader waiting for it.
+ */
+static atomic_int draining, drain_started;
 
 /* 100 ms into the drain, read a knob: see "R" in the header. */
 static void *read_in_drain(void *arg)
@@ -313,7 +317,7 @@ static void *read_in_drain(void *arg)
 	int *result = arg, fd;
 	char buf[64];
 
-	while (!atomic_load(&draining))
+	while (!atomic_load(&drain_started))
 		usleep(1000);
 	usleep(100000);
 	if (!atomic_load(&draining)) {
@@ -382,6 +386,7 @@ static int join_leave(int cpu)
 	if (pthread_create(&reader, NULL, read_in_drain, &read_result))
 		exit(2);
 	atomic_store(&draining, 1);
+	atomic_store(&drain_started, 1);
 	rc[0] = drain(&ms);			/* waits, gives up: EAGAIN */
 	atomic_store(&draining, 0);
 	pthread_join(reader, NULL);
