@@ -37,6 +37,9 @@ check "a complete set of figures gives every output" \
 check "ratios are to 6.12, each headline's verdict beside it" \
 	'grep -q "many 102.0±0.161 (1.00x)  single 204.0±0.323 (2.00x) => PASS" $d/summary.txt && [ "$(grep -c "=> PASS" $d/summary.txt)" -ge 12 ]' \
 	"$(grep -m1 'strategy' "$d/summary.txt")"
+check "the scaling curves stand beside seed 000's figures, with their plots" \
+	'grep -q "^| 7 | .* | 3.067 | 9.836 |$" $d/report.md && grep -q "seed 000: many 0.19 us, single 1.31 us" $d/report.md && grep -q "alt=\"membarrier coalescing against callers\"" $d/index.html && grep -q "alt=\"membarrier cost against targets, beside seed 000\"" $d/index.html' \
+	"$(grep -m1 'Cost of one more target' "$d/report.md" | cut -c1-160)"
 
 # Each claim of every figure passes where it holds and fails where it
 # does not (report_test.py's unit tests, on report.py's own list).

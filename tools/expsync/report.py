@@ -7,7 +7,9 @@ guest-bench.log (the evaluation's raw records, "@R FIGURE VARIANT VALUE",
 one per run, from the CONFIG_EXPSYNC=n kernel and the expsync one),
 ledger-bench-612.log and ledger-bench.log (the isolation ledger's
 "# ledger LABEL cause=N ..." lines, one per window), ledger.txt (its
-claims, tools/expsync/ledger.py), fastpath.txt and phases.txt, and
+claims, tools/expsync/ledger.py), scaling-bench-612.log and
+scaling-bench.log (records of the 8-vCPU boots, eval/scaling.sh),
+fastpath.txt and phases.txt, and
 nomem-612.log and nomem-test.log (membarrier under fault injection, in
 test-configuration boots: eval/nomem.sh), whose claim report.py makes.
 
@@ -58,6 +60,15 @@ VMSTAT = ["periodic", "user-return", "direct"]
 
 
 NOT_QUICK = "not measured by QUICK=1"
+# eval/scaling.sh: targets of a call, concurrent callers, runs per figure.
+SCALE_TARGETS = range(1, 8)
+SCALE_CALLERS = range(1, 8)
+SCALE_RUNS = 3
+# Seed 000 (8 cores, 10,000,000 calls per T): seconds of the whole run,
+# IPI-to-many and single IPIs, for T = 1..7 target threads; "about 0.2
+# microseconds per extra core" against 1.5.
+SEED000_MANY_S = [20.173, 20.506, 22.632, 24.759, 26.633, 29.654, 30.669]
+SEED000_SINGLE_S = [18.801, 29.086, 46.841, 53.758, 70.856, 81.142, 98.362]
 
 
 class Claim:
@@ -286,6 +297,28 @@ def figures():
         "IRQs", "lower", ["expsync"])
     add("rtla_noise_us", "programs", "rtla osnoise: noise on the isolated CPU (ledger boot)",
         "us", "lower", ["expsync"])
+    # Seed 000's table and coalescing as callers grow, in an 8-vCPU guest
+    # under -icount (eval/scaling.sh): SCALE_RUNS runs per figure.  The
+    # sends are not judged here: besides membarrier's, they count the
+    # tick's idle-balance kicks (smp_call_function_single_async()), a
+    # few tenths per call that vary from run to run; mb_ipi_t2 and
+    # mb_ipi_t3 judge the strategy.
+    for n in SCALE_TARGETS:
+        add("mb_scale_sends_t%d" % n, "scaling",
+            "IPI sends per 1000 calls, %d target(s), 8 vCPUs" % n, "sends", "lower",
+            ["many", "single"], runs=SCALE_RUNS)
+        add("mb_scale_ns_t%d" % n, "scaling", "time per call, %d target(s), 8 vCPUs" % n,
+            "ns", "lower", ["many", "single"], runs=SCALE_RUNS)
+    for k in SCALE_CALLERS:
+        add("mb_scale_rounds_c%d" % k, "scaling",
+            "IPI handler runs per 1000 calls, %d caller(s), 8 vCPUs" % k, "runs", "lower",
+            ["off", "on"], runs=SCALE_RUNS,
+            claims=[Claim("on", "<=", round(2.0 / k, 3), "off",
+                          "at most 2/k rounds per call at k = %d callers" % k)]
+            if k >= 3 else [])
+        add("mb_scale_cps_c%d" % k, "scaling",
+            "calls per second, %d caller(s), 8 vCPUs" % k, "calls/s", "higher",
+            ["off", "on"], runs=SCALE_RUNS)
     return f
 
 
@@ -394,6 +427,9 @@ def build(d):
     # stress-ng --membarrier runs in boots without nohz_full (run.sh).
     data.update(records(os.path.join(d, "programs-bench-612.log"), True))
     data.update(records(os.path.join(d, "programs-bench.log"), False))
+    # The scaling curves run in 8-vCPU boots (run.sh, eval/scaling.sh).
+    data.update(records(os.path.join(d, "scaling-bench-612.log"), True))
+    data.update(records(os.path.join(d, "scaling-bench.log"), False))
     # The no-ENOMEM figure runs in test-configuration boots (run.sh).
     data.update(records(os.path.join(d, "nomem-612.log"), True))
     data.update(records(os.path.join(d, "nomem-test.log"), False))
@@ -431,6 +467,7 @@ def guest_problems(d):
     if os.path.exists(os.path.join(d, "ledger.txt")):
         logs += ["ledger-bench-612.log", "ledger-bench.log"]
     logs += [n for n in ("programs-bench-612.log", "programs-bench.log",
+                         "scaling-bench-612.log", "scaling-bench.log",
                          "nomem-612.log", "nomem-test.log")
              if os.path.exists(os.path.join(d, n))]
     for name in logs:
@@ -562,14 +599,140 @@ def markdown(figs, missing, problems, cls, quick):  # noqa: C901
                 f["title"], f["unit"], v, s["n"], fmt(s["mean"]), fmt(s["sd"]),
                 fmt(s["min"]), "-" if s["ratio"] is None else "%.3f" % s["ratio"],
                 f["base"], cell))
+    md += scaling_md(figs)
     md += ["", "## claims", "",
-           "The figures' own (report.py Claim: a 95% bootstrap interval of the ratio "
-           "of means), the isolation ledger's (tools/expsync/ledger.py), the fast "
+           "The figures' own (report.py Claim: a 95% Welch t interval of the "
+           "ratio of means), the isolation ledger's (tools/expsync/ledger.py), the fast "
            "path's (fastpath-check.sh) and no-ENOMEM's.", ""]
     md += ["- %s %s: %s" % c for c in cls]
     if missing or problems:
         md += ["", "## MISSING", ""] + ["- " + m for m in problems + missing]
     return md
+
+
+def scaling_rows(figs, prefix, keys, variants):
+    """[(key, {variant: mean})] of the figures PREFIX<key>, or [] when
+    any of them was not measured."""
+    byid = {f["id"]: f for f in figs}
+    rows = []
+    for k in keys:
+        f = byid[prefix + str(k)]
+        if f["skipped"] or not all(v in f["stats"] for v in variants):
+            return []
+        rows.append((k, {v: f["stats"][v]["mean"] for v in variants}))
+    return rows
+
+
+def per_target(rows, v):
+    """Least-squares slope of rows' v against the targets, in us per target."""
+    return statistics.linear_regression([k for k, _ in rows],
+                                        [m[v] / 1e3 for _, m in rows]).slope
+
+
+def scaling_md(figs):
+    """Seed 000's table beside the measured one, and coalescing as callers
+    grow (eval/scaling.sh), or nothing when they were not measured."""
+    ns = scaling_rows(figs, "mb_scale_ns_t", SCALE_TARGETS, ["6.12", "many", "single"])
+    sends = scaling_rows(figs, "mb_scale_sends_t", SCALE_TARGETS, ["6.12", "many", "single"])
+    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "off", "on"])
+    cps = scaling_rows(figs, "mb_scale_cps_c", SCALE_CALLERS, ["6.12", "off", "on"])
+    if not (ns and sends and rounds and cps):
+        return []
+    seed_m = [x / 10 for x in SEED000_MANY_S]   # s per 10^7 calls -> us per call
+    seed_s = [x / 10 for x in SEED000_SINGLE_S]
+    md = ["", "## scaling: seed 000's table, and coalescing as callers grow", "",
+          "An 8-vCPU guest under -icount (eval/scaling.sh), %d runs per point: thread 0 "
+          "calls PRIVATE_EXPEDITED, N others spin.  A guest us counts QEMU's "
+          "instructions, and each IPI waits for QEMU's round-robin to reach its "
+          "target vCPU, so the time is not hardware's.  The sends per call count "
+          "the mechanism (one IPI-to-many, or one IPI per target) plus the tick's "
+          "idle-balance kicks while the bench runs (a few tenths per call).  Seed 000: "
+          "10,000,000 calls on 8 cores." % SCALE_RUNS, "",
+          "| targets | 6.12 us/call | many us/call | single us/call | 6.12 sends/call "
+          "| many sends/call | single sends/call | seed many us/call | seed single us/call |",
+          "|---|---|---|---|---|---|---|---|---|"]
+    for (n, t), (_, c), a, b in zip(ns, sends, seed_m, seed_s):
+        md.append("| %d | %s | %s | %s | %.2f | %.2f | %.2f | %.3f | %.3f |" % (
+            n, fmt(t["6.12"] / 1e3), fmt(t["many"] / 1e3), fmt(t["single"] / 1e3),
+            c["6.12"] / 1e3, c["many"] / 1e3, c["single"] / 1e3, a, b))
+    xs = list(SCALE_TARGETS)
+    md += ["", "Cost of one more target (least-squares slope over 1 to %d targets): "
+           "6.12 %.1f us, many %.1f us, single %.1f us of guest time; seed 000: many "
+           "%.2f us, single %.2f us (\"about 0.2 microseconds per extra core\" against "
+           "1.5)." % (xs[-1], per_target(ns, "6.12"), per_target(ns, "many"),
+                      per_target(ns, "single"),
+                      statistics.linear_regression(xs, seed_m).slope,
+                      statistics.linear_regression(xs, seed_s).slope), "",
+           "Coalescing (membarrier_bench 8 threads, k of them calling at once, the "
+           "others spinning): runs of the command's IPI handler per call, and calls per "
+           "second; the goal is at most 2/k of off's rounds at k callers.", "",
+           "| callers k | 6.12 runs/call | off runs/call | on runs/call | on/off | 2/k "
+           "| 6.12 calls/s | off calls/s | on calls/s |",
+           "|---|---|---|---|---|---|---|---|---|"]
+    for (k, r), (_, c) in zip(rounds, cps):
+        md.append("| %d | %.2f | %.2f | %.2f | %s | %.2f | %s | %s | %s |" % (
+            k, r["6.12"] / 1e3, r["off"] / 1e3, r["on"] / 1e3,
+            "%.3f" % (r["on"] / r["off"]) if r["off"] else "-", 2 / k,
+            fmt(c["6.12"]), fmt(c["off"]), fmt(c["on"])))
+    return md
+
+
+def scaling_plots(figs, d):
+    """plot-scaling-targets.png and plot-scaling-callers.png: [(title, path)],
+    or None when a plot failed, [] when the curves were not measured."""
+    ns = scaling_rows(figs, "mb_scale_ns_t", SCALE_TARGETS, ["6.12", "many", "single"])
+    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "off", "on"])
+    if not ns or not rounds:
+        return []
+    out = []
+    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
+        for (n, m), a, b in zip(ns, SEED000_MANY_S, SEED000_SINGLE_S):
+            t.write("%d %g %g %g %g %g\n" % (
+                n, m["6.12"] / ns[0][1]["6.12"], m["many"] / ns[0][1]["many"],
+                m["single"] / ns[0][1]["single"], a / SEED000_MANY_S[0],
+                b / SEED000_SINGLE_S[0]))
+        dat = t.name
+    p = os.path.join(d, "plot-scaling-targets.png")
+    ok = gnuplot("""set terminal pngcairo noenhanced size 700,420 font ",9"
+set output "%s"
+set title "membarrier time per call against targets, relative to 1 target"
+set xlabel "target threads (8 vCPUs; seed 000: 8 cores)"
+set ylabel "time per call / time with 1 target"
+set xtics 1
+set key left top
+plot "%s" using 1:2 with linespoints title "6.12 (guest, -icount)", \\
+     "%s" using 1:3 with linespoints title "many (guest)", \\
+     "%s" using 1:4 with linespoints title "single (guest)", \\
+     "%s" using 1:5 with linespoints dt 2 title "seed 000: IPI-to-many", \\
+     "%s" using 1:6 with linespoints dt 2 title "seed 000: single IPIs"
+""" % (p, dat, dat, dat, dat, dat))
+    os.unlink(dat)
+    if not ok:
+        return None
+    out.append(("membarrier cost against targets, beside seed 000", p))
+    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
+        for k, r in rounds:
+            t.write("%d %g %g %g %g\n" % (k, r["6.12"] / 1e3, r["off"] / 1e3, r["on"] / 1e3,
+                                          2 / k * r["off"] / 1e3))
+        dat = t.name
+    p = os.path.join(d, "plot-scaling-callers.png")
+    ok = gnuplot("""set terminal pngcairo noenhanced size 700,420 font ",9"
+set output "%s"
+set title "membarrier IPI handler runs per call against concurrent callers (8 vCPUs)"
+set xlabel "concurrent callers k"
+set ylabel "handler runs per call"
+set xtics 1
+set yrange [0:*]
+plot "%s" using 1:2 with linespoints title "6.12", \\
+     "%s" using 1:3 with linespoints title "membarrier_coalesce=off", \\
+     "%s" using 1:4 with linespoints title "membarrier_coalesce=on", \\
+     "%s" using 1:5 with lines dt 2 title "goal: 2/k of off's"
+""" % (p, dat, dat, dat, dat))
+    os.unlink(dat)
+    if not ok:
+        return None
+    out.append(("membarrier coalescing against callers", p))
+    return out
 
 
 def gnuplot(script):
@@ -679,6 +842,11 @@ def html(d, md, figs):
             imgs.append((name, p))
         else:
             missing.append("plot " + name)
+    sc = scaling_plots(figs, d)
+    if sc is None:
+        missing.append("plot scaling")
+    else:
+        imgs += sc
     body = []
     for name, p in imgs:
         with open(p, "rb") as f:

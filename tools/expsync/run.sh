@@ -13,6 +13,8 @@
 #  - stress-ng --membarrier in a guest with 4 vCPUs, none isolated (its
 #    stressor needs MEMBARRIER_CMD_GLOBAL, which nohz_full turns off),
 #    under -icount;
+#  - the scaling curves (eval/scaling.sh) in a guest with 8 vCPUs, none
+#    isolated, under -icount (not under QUICK=1);
 # then membarrier under fault injection (eval/nomem.sh) in two test-
 # configuration boots, expsync's and 6.12's membarrier.c with
 # CONFIG_EXPSYNC=n (build-612-membarrier.sh), and on the host the vmstat
@@ -108,6 +110,13 @@ programs_on() {
 		--name "programs-$1" --smp 4 --icount 1 --timeout 1800 \
 		-- "PROGRAMS_PART=membarrier $top/tools/expsync/eval/40-programs.sh" > "$2" 2>&1
 }
+# scaling_on KERNEL-DIR LOG: seed 000's table and coalescing as callers
+# grow (eval/scaling.sh), 8 vCPUs, none isolated, under -icount.
+scaling_on() {
+	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
+		--name "scaling-$1" --smp 8 --icount 1 --timeout 2400 \
+		-- "$top/tools/expsync/eval/scaling.sh" > "$2" 2>&1
+}
 # nomem_on KERNEL LOG: the no-ENOMEM figure (eval/nomem.sh) on the test
 # kernel ("test") or the noexpsync one with 6.12's membarrier.c ("612").
 # 6.12's failed allocations each dump the stack (DEBUG_PER_CPU_MAPS:
@@ -183,6 +192,15 @@ if [ -z "$quick" ] && { [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "*
 	side_by_side programs_on programs
 	for k in bench-612 bench; do
 		grep -E '^ *(MISSING|FAILED)' "$out/programs-$k.log"
+	done
+fi
+if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
+	phase "scaling curves on obj-bench-612 and obj-bench, side by side (8 vCPUs, -icount shift=0)"
+	side_by_side scaling_on scaling
+	for k in bench-612 bench; do
+		grep -E '^ *(MISSING|FAILED)' "$out/scaling-$k.log"
+		grep '^@T' "$out/scaling-$k.log" |
+			awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
 	done
 fi
 if [ -n "$nomem" ]; then

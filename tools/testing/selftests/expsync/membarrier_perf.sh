@@ -6,7 +6,10 @@
 # Runs membarrier_bench under tpcount (perf stat's counting without its
 # start-up: see tpcount.c), counting the ipi:* tracepoints that carry a
 # function (not the reschedule IPIs of wake-ups, traced with a NULL
-# callback) and expsync:*, and prints one line:
+# callback), but for those of remote wake-ups (ttwu_queue_wakelist) and
+# of TLB flushes (on_each_cpu_cond_mask), whose number changes from run
+# to run with the threads' start and exit, and expsync:*, and prints one
+# line:
 #   ns_per_call ipi_mask_per_1000_calls ipi_cpu_per_1000_calls expsync_per_1000_calls
 # IPIs are counted for the benchmark's own threads, minus a baseline run
 # with 0 calls (thread start-up and exit send a few IPIs of their own).
@@ -15,7 +18,8 @@
 # besides the two programs: under QEMU TCG every exec costs.
 here=$(cd "$(dirname "$0")" && pwd)
 threads=$1 calls=$2 cmd=${3:-private}
-events=(-e 'ipi:ipi_send_cpumask/callback != 0' -e 'ipi:ipi_send_cpu/callback != 0')
+events=(-e 'ipi:ipi_send_cpumask/callback != 0 && callsite.function != on_each_cpu_cond_mask'
+	-e 'ipi:ipi_send_cpu/callback != 0 && callsite.function != ttwu_queue_wakelist')
 [ -d /proc/sys/kernel/expsync ] && events+=(-e expsync:expsync_membarrier_ipi)
 out=/tmp/membarrier_perf.$$
 trap 'rm -f $out' EXIT
