@@ -45,8 +45,7 @@
 #       6.12 would send as well.  So at most one per such entry that
 #       perf counts on CPU $iso in the window, and at most 1 in 10.
 #       (8 s of collapses: about 130 syncs and 30 such entries, each of
-#       them some tens of microseconds in the kernel; a sync landing in
-#       one of them failed a make check in CI.)
+#       them some tens of microseconds in the kernel.)
 #    Bad words written to table_sync_ipi are refused and change nothing.
 # 4. What table_free does, seen by the page allocator's own tracepoints
 #    rather than expsync's counters: a task on CPU $hk maps, touches
