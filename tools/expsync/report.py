@@ -193,10 +193,12 @@ def figures():
             ([Claim("single", "in", (1.8, 2.2), "many",
                     "single sends one IPI per target: twice many's for 2 targets")]
              if t == 3 else []))
+        # Not judged: with spinning targets a call waits for QEMU's
+        # round-robin to reach them (explained(): mb_coalesce_c1 times the
+        # same setup in the same boots).  The cost of a call is judged
+        # by mb_coalesce_c1_cps and mb_victim_alone_ns.
         add("mb_ns_t%d" % t, "membarrier", "time per call, %d target(s)" % (t - 1),
-            "ns", "lower", ["many", "single"],
-            claims=[Claim("many", "no_worse", 0.05, "6.12",
-                          "many costs what 6.12 costs")])
+            "ns", "lower", ["many", "single"])
     for c in (1, 2, 3):
         shares = c == 3
         add("mb_coalesce_c%d_cps" % c, "membarrier",
@@ -221,7 +223,10 @@ def figures():
             "worst call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"])
     for h, what in (("alone", "alone"), ("hammer", "beside an unprivileged hammer")):
         add("mb_victim_%s_ns" % h, "membarrier", "another process's call, %s" % what,
-            "ns", "lower", ["off", "on"])
+            "ns", "lower", ["off", "on"],
+            claims=[Claim("off", "no_worse", 0.05, "6.12",
+                          "a GLOBAL_EXPEDITED call that IPIs no CPU costs what 6.12's does")]
+            if h == "alone" else [])
         add("mb_victim_%s_p99_ns" % h, "membarrier",
             "another process's p99 latency, %s" % what, "ns", "lower", ["off", "on"],
             claims=[Claim(v, "no_worse", 0.10, "6.12",
@@ -332,6 +337,7 @@ HEADLINES = [
     # hammer's IPI waiting for QEMU's round-robin) set the mean, on and
     # off alike.
     ("mb_victim_hammer_p99_ns", "p99 of a process beside a hammer"),
+    ("mb_victim_alone_ns", "GLOBAL_EXPEDITED with no IPI, alone"),
     ("mb_nomem_fail", "membarrier ENOMEM, fault injection"),
     ("tf_malloc_t1_task_ms", "seed 001 malloc1, task time"),
     ("tf_malloc_t1_busy_ms", "seed 001 malloc1, system-wide"),
@@ -599,6 +605,7 @@ def markdown(figs, missing, problems, cls, quick):  # noqa: C901
                 f["title"], f["unit"], v, s["n"], fmt(s["mean"]), fmt(s["sd"]),
                 fmt(s["min"]), "-" if s["ratio"] is None else "%.3f" % s["ratio"],
                 f["base"], cell))
+    md += explained(figs)
     md += scaling_md(figs)
     md += ["", "## claims", "",
            "The figures' own (report.py Claim: a 95% Welch t interval of the "
@@ -608,6 +615,52 @@ def markdown(figs, missing, problems, cls, quick):  # noqa: C901
     if missing or problems:
         md += ["", "## MISSING", ""] + ["- " + m for m in problems + missing]
     return md
+
+
+def explained(figs):
+    """What the runs say of the figures that once stood unexplained,
+    computed from this run's own figures (nothing when not measured)."""
+    byid = {f["id"]: f for f in figs}
+
+    def mean(fid, v):
+        f = byid[fid]
+        s = None if f["skipped"] else f["stats"].get(v)
+        return s["mean"] if s else None
+
+    md = []
+    t3 = [mean("mb_ns_t3", v) for v in ("6.12", "many")]
+    c1 = [mean("mb_coalesce_c1_cps", v) for v in ("6.12", "on")]
+    if None not in t3 + c1 and all(c1):
+        md.append("- Time per call with spinning targets: 3 threads, thread 0 calling, "
+                  "is timed twice in the same boots: as mb_ns_t3 (6.12 %s ns, many %s: "
+                  "%.2fx) and as mb_coalesce_c1 (6.12 %s ns, expsync %s: %.2fx, from calls "
+                  "per second).  Each call waits for QEMU's round-robin to reach the "
+                  "targets, so the time follows QEMU's turns, not the kernel: it is shown, "
+                  "not judged." % (fmt(t3[0]), fmt(t3[1]), t3[1] / t3[0], fmt(1e9 / c1[0]),
+                                   fmt(1e9 / c1[1]), c1[0] / c1[1]))
+    va = [mean("mb_victim_alone_p99_ns", v) for v in ("6.12", "off", "on")]
+    vh = [mean("mb_victim_hammer_p99_ns", v) for v in ("6.12", "off", "on")]
+    if None not in va + vh:
+        md.append("- A bystander's GLOBAL_EXPEDITED p99 (guest ns = instructions under "
+                  "-icount): alone 6.12 %s, off %s, on %s; beside the hammer 6.12 %s, "
+                  "off %s, on %s.  %s" % (
+                      fmt(va[0]), fmt(va[1]), fmt(va[2]), fmt(vh[0]), fmt(vh[1]), fmt(vh[2]),
+                      "The hammer adds nothing on any kernel: the gap to 6.12 (off %+.0f, "
+                      "on %+.0f instructions) is the call's own path, which runs expsync's "
+                      "round bookkeeping, counters and strategy dispatch whatever the knobs "
+                      "say (mb_victim_alone_ns judges it)." % (va[1] - va[0], va[2] - va[0])
+                      if va == vh else "The hammer changes it (see the p99 claims)."))
+    m = [mean("tf_malloc_t1_task_ms", v) for v in ("6.12", "immediate")]
+    f = byid["tf_malloc_t1_task_ms"]
+    if None not in m and not f["skipped"]:
+        iv = ratio_interval(f["stats"]["immediate"]["runs"], f["stats"]["6.12"]["runs"])
+        md.append("- Seed 001's malloc1 task time under immediate (6.12's free path): "
+                  "%.3fx 6.12, 95%% interval [%.3f, %.3f] over %d and %d runs%s." % (
+                      iv[1], iv[0], iv[2], f["stats"]["immediate"]["n"],
+                      f["stats"]["6.12"]["n"],
+                      ": noise, the interval holds 1" if iv[0] <= 1 <= iv[2] else
+                      ": the interval excludes 1"))
+    return ["", "## explained", ""] + md if md else []
 
 
 def scaling_rows(figs, prefix, keys, variants):

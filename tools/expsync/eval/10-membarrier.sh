@@ -47,15 +47,23 @@ variants() {	# variants WORD...: the words on expsync, 6.12 on =n
 	if expsync_kernel; then echo "$@"; else echo 6.12; fi
 }
 
+# With 2 threads, CPU 2 would idle and the tick's idle-balance kicks to
+# it (smp_call_function_single_async(), a few hundred per 1000 calls,
+# varying) would count as sends: another process spins there.
 for v in $(variants many single); do
 	set_knob membarrier_ipi "$v" || { echo "  cannot set membarrier_ipi=$v"; fail=1; }
 	for t in 2 3; do
 		wants "mb_ipi_t$t" || continue
+		bp=
+		if [ "$t" = 2 ]; then
+			taskset -c 2 sh -c 'while :; do :; done' & bp=$!
+		fi
 		for i in $(seq "$reps"); do
 			read -r ns m c _ < <("$dir/membarrier_perf.sh" "$t" "$calls")
 			record "mb_ipi_t$t" "$v" "${m:+$((m + c))}" || fail=1
 			record "mb_ns_t$t" "$v" "$ns" || fail=1
 		done
+		[ -z "$bp" ] || { kill "$bp"; wait "$bp" 2>/dev/null; }
 	done
 done
 set_knob membarrier_ipi "$orig_ipi"
