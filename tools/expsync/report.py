@@ -206,8 +206,8 @@ def figures():
             ["off", "on"],
             # Judged at 3 callers only: with 1 or 2 callers beside a
             # spinning target, calls per second follow QEMU's turns as
-            # mb_ns does (off/6.12 at 2 callers passed in one full run
-            # and failed at 0.73 in the next).
+            # mb_ns does, and the runs of one boot share its phase: their
+            # spread understates the spread between boots.
             claims=[Claim("off", "no_worse", 0.10, "6.12", "off is 6.12's path"),
                     Claim("on", ">=", 1.2, "off",
                           "3 callers sharing rounds make at least 1.2x off's calls")]
