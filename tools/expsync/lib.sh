@@ -122,3 +122,22 @@ eval_step() {
 	echo "@T $(basename "$0"):$1 $((SECONDS - ${eval_step_t:-0}))"
 	eval_step_t=$SECONDS
 }
+
+# The membarrier eval scripts' helpers.  set_knob KNOB WORD: on expsync
+# only (6.12 has one behaviour).
+set_knob() { ! expsync_kernel || echo "$2" > "/proc/sys/kernel/expsync/$1"; }
+
+variants() {	# variants WORD...: the words on expsync, 6.12 on =n
+	if expsync_kernel; then echo "$@"; else echo 6.12; fi
+}
+
+# handler_runs CMD... -> "ipi_mb-runs bench-output" of one run ($dir: the
+# kselftests, expsync_ksft_dir(), as each eval script sets it)
+handler_runs() {
+	local res n
+	res=$("$dir/tpcount" -a -o /tmp/mb_eval.$$ \
+		-e 'csd:csd_function_entry/func.function == ipi_mb' -- "$@")
+	read -r n _ < /tmp/mb_eval.$$
+	rm -f /tmp/mb_eval.$$
+	[ -n "$res" ] && [ -n "$n" ] && echo "$n $res"
+}

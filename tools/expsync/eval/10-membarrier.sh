@@ -40,12 +40,6 @@ fi
 fail=0
 orig_ipi=$(cat $sysctl/membarrier_ipi 2>/dev/null)
 orig_coalesce=$(cat $sysctl/membarrier_coalesce 2>/dev/null)
-# set KNOB WORD: on expsync only (6.12 has one behaviour).
-set_knob() { ! expsync_kernel || echo "$2" > "$sysctl/$1"; }
-
-variants() {	# variants WORD...: the words on expsync, 6.12 on =n
-	if expsync_kernel; then echo "$@"; else echo 6.12; fi
-}
 
 # With 2 threads, CPU 2 would idle and the tick's idle-balance kicks to
 # it (smp_call_function_single_async(), a few hundred per 1000 calls,
@@ -68,16 +62,6 @@ for v in $(variants many single); do
 done
 set_knob membarrier_ipi "$orig_ipi"
 eval_step strategy
-
-# handler_runs CMD... -> "ipi_mb-runs bench-output" of one run
-handler_runs() {
-	local res n
-	res=$("$dir/tpcount" -a -o /tmp/mb_eval.$$ \
-		-e 'csd:csd_function_entry/func.function == ipi_mb' -- "$@")
-	read -r n _ < /tmp/mb_eval.$$
-	rm -f /tmp/mb_eval.$$
-	[ -n "$res" ] && [ -n "$n" ] && echo "$n $res"
-}
 
 for v in $(variants off on); do
 	set_knob membarrier_coalesce "$v" || { echo "  cannot set membarrier_coalesce=$v"; fail=1; }

@@ -28,8 +28,6 @@ fi
 fail=0
 orig_ipi=$(cat $sysctl/membarrier_ipi 2>/dev/null)
 orig_coalesce=$(cat $sysctl/membarrier_coalesce 2>/dev/null)
-set_knob() { ! expsync_kernel || echo "$2" > "$sysctl/$1"; }
-variants() { if expsync_kernel; then echo "$@"; else echo 6.12; fi; }
 
 for v in $(variants many single); do
 	set_knob membarrier_ipi "$v" || { echo "  cannot set membarrier_ipi=$v"; fail=1; }
@@ -48,12 +46,8 @@ for v in $(variants off on); do
 	set_knob membarrier_coalesce "$v" || { echo "  cannot set membarrier_coalesce=$v"; fail=1; }
 	for k in 1 2 3 4 5 6 7; do
 		for i in $(seq "$reps"); do
-			res=$("$dir/tpcount" -a -o /tmp/scale.$$ \
-				-e 'csd:csd_function_entry/func.function == ipi_mb' -- \
+			read -r n _ _ _ cps _ < <(handler_runs \
 				"$dir/membarrier_bench" 8 "$ccalls" private "$k")
-			read -r n _ < /tmp/scale.$$
-			rm -f /tmp/scale.$$
-			read -r _ _ _ cps _ <<< "$res"
 			record "mb_scale_rounds_c$k" "$v" "${n:+$((n * 1000 / (k * ccalls)))}" || fail=1
 			record "mb_scale_cps_c$k" "$v" "$cps" || fail=1
 		done
