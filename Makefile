@@ -18,7 +18,7 @@ FRAGS_test	:= base test
 FRAGS_bench	:= base bench
 # The bench kernel without expsync: 6.12 (with the series' first patch, the
 # -ENOMEM fix) for make run's side-by-side figures.
-FRAGS_bench-612	:= base bench noexpsync
+FRAGS_bench-noexpsync	:= base bench noexpsync
 FRAGS_noexpsync	:= base test noexpsync
 FRAGS_kasan	:= base test kasan
 FRAGS_rt	:= base test rt

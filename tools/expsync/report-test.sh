@@ -70,9 +70,9 @@ check "a figure with 4 runs of 5 fails make run and is named" \
 
 d=$tmp/noperf
 make_logs "$d"
-grep -v '^@R mb_' "$d/guest-bench-612.log" > "$tmp/g" && mv "$tmp/g" "$d/guest-bench-612.log"
+grep -v '^@R mb_' "$d/guest-bench-noexpsync.log" > "$tmp/g" && mv "$tmp/g" "$d/guest-bench-noexpsync.log"
 echo "MISSING: no runnable perf in the guest; every figure counted by perf is missing" \
-	>> "$d/guest-bench-612.log"
+	>> "$d/guest-bench-noexpsync.log"
 python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
 check "a guest without perf fails make run with its message" \
 	'[ $rc = 1 ] && grep -q "no runnable perf in the guest" $tmp/err && grep -q "mb_ipi_t2 \[6.12\]: 0 of 5" $tmp/err && ! grep -q "^| IPI sends per call, 1 target(s) | sends | 6.12 | [1-9]" $d/report.md' \

@@ -2,12 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """report.py DIR | report.py compare A B: make run's report, expsync against 6.12.
 
-DIR holds what tools/expsync/run.sh gathered: guest-bench-612.log and
+DIR holds what tools/expsync/run.sh gathered: guest-bench-noexpsync.log and
 guest-bench.log (the evaluation's raw records, "@R FIGURE VARIANT VALUE",
 one per run, from the CONFIG_EXPSYNC=n kernel and the expsync one),
-ledger-bench-612.log and ledger-bench.log (the isolation ledger's
+ledger-bench-noexpsync.log and ledger-bench.log (the isolation ledger's
 "# ledger LABEL cause=N ..." lines, one per window), ledger.txt (its
-claims, tools/expsync/ledger.py), scaling-bench-612.log and
+claims, tools/expsync/ledger.py), scaling-bench-noexpsync.log and
 scaling-bench.log (records of the 8-vCPU boots, eval/scaling.sh),
 fastpath.txt and phases.txt, and
 nomem-612.log and nomem-test.log (membarrier under fault injection, in
@@ -427,18 +427,18 @@ def build(d):
     quick = bool(os.environ.get("QUICK"))
     need = 3 if quick else 5
     data = {}
-    data.update(records(os.path.join(d, "guest-bench-612.log"), True))
+    data.update(records(os.path.join(d, "guest-bench-noexpsync.log"), True))
     data.update(records(os.path.join(d, "guest-bench.log"), False))
     # rtla runs in the ledger boots (40-programs.sh PROGRAMS_PART=rtla).
-    data.update(records(os.path.join(d, "ledger-bench-612.log"), True))
+    data.update(records(os.path.join(d, "ledger-bench-noexpsync.log"), True))
     data.update(records(os.path.join(d, "ledger-bench.log"), False))
-    data.update(ledger_records(os.path.join(d, "ledger-bench-612.log"), True))
+    data.update(ledger_records(os.path.join(d, "ledger-bench-noexpsync.log"), True))
     data.update(ledger_records(os.path.join(d, "ledger-bench.log"), False))
     # stress-ng --membarrier runs in boots without nohz_full (run.sh).
-    data.update(records(os.path.join(d, "programs-bench-612.log"), True))
+    data.update(records(os.path.join(d, "programs-bench-noexpsync.log"), True))
     data.update(records(os.path.join(d, "programs-bench.log"), False))
     # The scaling curves run in 8-vCPU boots (run.sh, eval/scaling.sh).
-    data.update(records(os.path.join(d, "scaling-bench-612.log"), True))
+    data.update(records(os.path.join(d, "scaling-bench-noexpsync.log"), True))
     data.update(records(os.path.join(d, "scaling-bench.log"), False))
     # The no-ENOMEM figure runs in test-configuration boots (run.sh).
     data.update(records(os.path.join(d, "nomem-612.log"), True))
@@ -473,11 +473,11 @@ def build(d):
 def guest_problems(d):
     """The MISSING/FAILED lines the guests printed, and failed guests."""
     out = []
-    logs = ["guest-bench-612.log", "guest-bench.log"]
+    logs = ["guest-bench-noexpsync.log", "guest-bench.log"]
     if os.path.exists(os.path.join(d, "ledger.txt")):
-        logs += ["ledger-bench-612.log", "ledger-bench.log"]
-    logs += [n for n in ("programs-bench-612.log", "programs-bench.log",
-                         "scaling-bench-612.log", "scaling-bench.log",
+        logs += ["ledger-bench-noexpsync.log", "ledger-bench.log"]
+    logs += [n for n in ("programs-bench-noexpsync.log", "programs-bench.log",
+                         "scaling-bench-noexpsync.log", "scaling-bench.log",
                          "nomem-612.log", "nomem-test.log")
              if os.path.exists(os.path.join(d, n))]
     for name in logs:

@@ -73,7 +73,7 @@ def figure_runs(f, n):
 
 def make_logs(d, quick):
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "guest-bench-612.log"), "w") as b, \
+    with open(os.path.join(d, "guest-bench-noexpsync.log"), "w") as b, \
          open(os.path.join(d, "guest-bench.log"), "w") as e:
         for f in report.figures():
             if f["section"] == "ledger" or (quick and not f["quick"]):
@@ -91,7 +91,7 @@ def make_logs(d, quick):
     cfg = {"rcu/user-return": "table_free=rcu,vmstat_drain=user-return",
            "immediate/direct": "table_free=immediate,vmstat_drain=direct",
            "auto/periodic": "table_free=auto,vmstat_drain=periodic"}
-    with open(os.path.join(d, "ledger-bench-612.log"), "w") as b:
+    with open(os.path.join(d, "ledger-bench-noexpsync.log"), "w") as b:
         for i in range(6):
             b.write("# ledger 6.12:run%d %s rounds=60\n" %
                     (i + 1, " ".join("%s=%d" % (c, 50 + i) for c in report.CAUSES)))

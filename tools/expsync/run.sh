@@ -4,7 +4,7 @@
 # make run [QUICK=1]: expsync against 6.12, side by side, in one run.
 #
 # Builds (or reuses) the bench kernel and the same configuration with
-# CONFIG_EXPSYNC=n (build/obj-bench-612: 6.12, plus the series' first
+# CONFIG_EXPSYNC=n (build/obj-bench-noexpsync: 6.12, plus the series' first
 # patch, the membarrier -ENOMEM fix), then, on each kernel:
 #  - the evaluation (tools/expsync/eval/*.sh) in a guest with 4 vCPUs,
 #    CPU 3 nohz_full and isolated, under -icount shift=0,sleep=off;
@@ -45,7 +45,7 @@ phase() {	# phase NAME: the time of the phase before, then NAME
 die() { echo "make run: $*" >&2; exit 1; }
 
 phase "build: the bench kernel, its CONFIG_EXPSYNC=n twin (6.12) and, but for QUICK=1 or EVAL_ONLY, the no-ENOMEM figure's two"
-for c in bench bench-612; do
+for c in bench bench-noexpsync; do
 	make -s kernel CONFIG=$c > "$out/build-$c.log" 2>&1 ||
 		{ tail -n 30 "$out/build-$c.log"; die "the $c kernel did not build"; }
 done
@@ -139,12 +139,12 @@ nomem_on() {
 }
 rc=0
 # side_by_side FN PREFIX [KERNELS]: FN KERNEL build/report/PREFIX-KERNEL.log
-# for both kernels (bench-612 and bench, or the two KERNELS) at once, one
+# for both kernels (bench-noexpsync and bench, or the two KERNELS) at once, one
 # host core each: under -icount a guest's figures count its
 # instructions, whatever the host does, and the ledger's counts are of
 # the same work in the same window on both.
 side_by_side() {
-	local pids=() i k=(${3:-bench-612 bench})
+	local pids=() i k=(${3:-bench-noexpsync bench})
 	for i in 0 1; do
 		"$1" "${k[$i]}" "$out/$2-${k[$i]}.log" & pids+=($!)
 	done
@@ -158,11 +158,11 @@ side_by_side() {
 # does).  Core 1: expsync's table_free and programs; core 2: all of
 # 6.12's, then expsync's membarrier and vmstat (make run prints the
 # guest seconds of each part, "@T").
-phase "evaluation on obj-bench-612 and obj-bench, side by side (4 vCPUs, CPU 3 isolated, -icount shift=0)"
-eval_612_then_bench() {
+phase "evaluation on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, CPU 3 isolated, -icount shift=0)"
+eval_noexpsync_then_bench() {
 	local st=0
-	eval_on bench-612 "$out/guest-bench-612.log" ||
-		{ echo "   eval_on bench-612 failed (status $?)"; st=1; }
+	eval_on bench-noexpsync "$out/guest-bench-noexpsync.log" ||
+		{ echo "   eval_on bench-noexpsync failed (status $?)"; st=1; }
 	eval_on bench "$out/guest-bench.b.log" "10 30" ||
 		{ echo "   eval_on bench (10 30) failed (status $?)"; st=1; }
 	return $st
@@ -172,32 +172,32 @@ if [ -n "$quick" ]; then
 	side_by_side eval_on guest
 else
 	eval_on bench "$out/guest-bench.a.log" "20 40" & pid_a=$!
-	eval_612_then_bench & pid_b=$!
+	eval_noexpsync_then_bench & pid_b=$!
 	wait $pid_a || { echo "   eval_on bench (20 40) failed (status $?)"; rc=1; }
 	wait $pid_b || rc=1
 	cat "$out/guest-bench.a.log" "$out/guest-bench.b.log" > "$out/guest-bench.log"
 fi
-for k in bench-612 bench; do
+for k in bench-noexpsync bench; do
 	grep -E '^ *(MISSING|FAILED)' "$out/guest-$k.log"
 	grep '^@T' "$out/guest-$k.log" | awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
 done
 if [ -n "$ledger" ] && [ -z "${EVAL_ONLY:-}" ]; then
-	phase "isolation ledger on obj-bench-612 and obj-bench, side by side (3 vCPUs, CPU 2 isolated)"
+	phase "isolation ledger on obj-bench-noexpsync and obj-bench, side by side (3 vCPUs, CPU 2 isolated)"
 	side_by_side ledger_on ledger
-	python3 tools/expsync/ledger.py "$out/ledger-bench-612.log" "$out/ledger-bench.log" \
+	python3 tools/expsync/ledger.py "$out/ledger-bench-noexpsync.log" "$out/ledger-bench.log" \
 		> "$out/ledger.txt" 2>&1 || rc=1
 fi
 if [ -z "$quick" ] && { [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "* ]]; }; then
-	phase "stress-ng --membarrier on obj-bench-612 and obj-bench, side by side (4 vCPUs, no nohz_full, -icount shift=0)"
+	phase "stress-ng --membarrier on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, no nohz_full, -icount shift=0)"
 	side_by_side programs_on programs
-	for k in bench-612 bench; do
+	for k in bench-noexpsync bench; do
 		grep -E '^ *(MISSING|FAILED)' "$out/programs-$k.log"
 	done
 fi
 if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
-	phase "scaling curves on obj-bench-612 and obj-bench, side by side (8 vCPUs, -icount shift=0)"
+	phase "scaling curves on obj-bench-noexpsync and obj-bench, side by side (8 vCPUs, -icount shift=0)"
 	side_by_side scaling_on scaling
-	for k in bench-612 bench; do
+	for k in bench-noexpsync bench; do
 		grep -E '^ *(MISSING|FAILED)' "$out/scaling-$k.log"
 		grep '^@T' "$out/scaling-$k.log" |
 			awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
@@ -209,7 +209,7 @@ if [ -n "$nomem" ]; then
 fi
 if [ -z "${EVAL_ONLY:-}" ]; then
 	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
-	tools/expsync/fastpath-check.sh build/linux build/obj-bench-612/vmlinux \
+	tools/expsync/fastpath-check.sh build/linux build/obj-bench-noexpsync/vmlinux \
 		build/obj-bench/vmlinux > "$out/fastpath.txt" 2>&1 || rc=1
 fi
 phase "report"

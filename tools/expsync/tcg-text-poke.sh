@@ -4,7 +4,7 @@
 # [TCG_THREADS=single] tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin]
 #
 # Reproduces, on any x86 kernel built with JUMP_LABEL (the bench kernels,
-# build/obj-bench-612 being 6.12 itself), the int3 oops that killed make
+# build/obj-bench-noexpsync being 6.12 itself), the int3 oops that killed make
 # run's ledger boots: "Oops: int3" at __sysvec_call_function_single+0xa,
 # the code bytes there already showing the patched jump.  A guest with 3
 # vCPUs runs an munmap hammer on CPUs 1 and 2 (call-function IPIs without
