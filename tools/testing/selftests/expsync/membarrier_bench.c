@@ -22,8 +22,10 @@
  * CMD is one of the expedited commands: "private"
  * (MEMBARRIER_CMD_PRIVATE_EXPEDITED, default), "global"
  * (MEMBARRIER_CMD_GLOBAL_EXPEDITED), "sync_core"
- * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE) or "rseq"
- * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ); the process registers for it
+ * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE), "rseq"
+ * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) or "rseq_cpu" (the same with
+ * MEMBARRIER_CMD_FLAG_CPU, targeting the last thread's CPU only); the
+ * process registers for it
  * first.  IPIs per call are counted from outside with perf stat, on the
  * sending side (ipi:*) or on the targets (irq_vectors:call_function*).
  */
@@ -43,6 +45,8 @@
 
 static atomic_int ready, go, stop, done;
 static int cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
+/* rseq_cpu: MEMBARRIER_CMD_FLAG_CPU and the last thread's CPU. */
+static int cmd_flags, cmd_cpu;
 static long calls, cpus[64], made[64];
 static bool overlap;
 /* Each call's latency in ns, CALLS per caller, caller i at i * CALLS. */
@@ -86,7 +90,7 @@ static void *caller(void *arg)
 		if (overlap && atomic_load_explicit(&done, memory_order_relaxed))
 			break;
 		t = now_ns();
-		if (syscall(__NR_membarrier, cmd, 0, 0)) {
+		if (syscall(__NR_membarrier, cmd, cmd_flags, cmd_cpu)) {
 			perror("membarrier");
 			exit(1);
 		}
@@ -107,7 +111,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: %s THREADS CALLS [private|global|sync_core|rseq [CALLERS [CPUS]]]\n",
+			"usage: %s THREADS CALLS [private|global|sync_core|rseq|rseq_cpu [CALLERS [CPUS]]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -119,11 +123,12 @@ int main(int argc, char **argv)
 	} else if (argc > 3 && !strcmp(argv[3], "sync_core")) {
 		cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE;
 		reg = MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE;
-	} else if (argc > 3 && !strcmp(argv[3], "rseq")) {
+	} else if (argc > 3 && (!strcmp(argv[3], "rseq") || !strcmp(argv[3], "rseq_cpu"))) {
 		cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ;
 		reg = MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ;
+		cmd_flags = strcmp(argv[3], "rseq") ? MEMBARRIER_CMD_FLAG_CPU : 0;
 	} else if (argc > 3 && strcmp(argv[3], "private")) {
-		fprintf(stderr, "CMD must be private, global, sync_core or rseq\n");
+		fprintf(stderr, "CMD must be private, global, sync_core, rseq or rseq_cpu\n");
 		return 2;
 	}
 	if (argc > 4)
@@ -144,6 +149,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
+	cmd_cpu = cmd_flags ? cpus[threads - 1] : 0;
 	if (callers < 1 || callers > threads) {
 		fprintf(stderr, "CALLERS must be 1 .. THREADS\n");
 		return 2;

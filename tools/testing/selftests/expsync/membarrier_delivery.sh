@@ -28,6 +28,9 @@
 # expsync's own counters (debugfs stats) must agree: each call counts
 # once in membarrier_ipi_many or membarrier_ipi_single, by the strategy
 # (the registration may add one), never in the other.
+# Then, under each strategy, rseq with MEMBARRIER_CMD_FLAG_CPU naming the
+# last CPU: ipi_rseq runs there within the same band, by a single-CPU IPI
+# whatever the strategy, and on no other target.
 # Needs 3 CPUs: with one target, smp_call_function_many() sends a
 # single-CPU IPI too.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -35,7 +38,8 @@ sysctl=/proc/sys/kernel/expsync/membarrier_ipi
 calls=${CALLS:-200}
 ncpus=$(nproc)
 cmds="private global sync_core rseq"
-declare -A handler=([private]=ipi_mb [global]=ipi_mb [sync_core]=ipi_sync_core [rseq]=ipi_rseq)
+declare -A handler=([private]=ipi_mb [global]=ipi_mb [sync_core]=ipi_sync_core [rseq]=ipi_rseq
+	[rseq_cpu]=ipi_rseq)
 
 echo "TAP version 13"
 fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
@@ -80,7 +84,7 @@ per_cpu() { awk '$1 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }'; }
 # of CPU 0, the caller, left out)
 max() { awk -v k="$1" '$1 != 0 && $k > m { m = $k } END { print m + 0 }'; }
 
-echo "1..$((2 * $(wc -w <<<"$cmds")))"
+echo "1..$((2 * $(wc -w <<<"$cmds") + 2))"
 fail=0 n=0
 bases=
 for cmd in $cmds; do
@@ -132,6 +136,21 @@ for strategy in many single; do
 			fail=1
 		fi
 	done
+	n=$((n + 1))
+	got=$(count rseq_cpu "$calls")
+	bad=$(awk -v n="$calls" -v hlo=$hlo -v ss=$ss -v last=$((ncpus - 1)) '
+		$1 == 0 { next }
+		$1 == last && ($2 < hlo || $2 > n || $4 < $2 - 2 || $4 > $2 + ss) ||
+		$1 != last && $2 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }' <<<"$got")
+	echo "# membarrier_ipi=$strategy rseq FLAG_CPU to CPU $((ncpus - 1)), $calls calls:" \
+		"$(per_cpu <<<"$got")"
+	if [ -n "$got" ] && [ -z "$bad" ]; then
+		echo "ok $n membarrier_ipi=$strategy rseq FLAG_CPU: ipi_rseq ran on CPU" \
+			"$((ncpus - 1)) once a call by a single-CPU IPI, on no other CPU"
+	else
+		echo "not ok $n membarrier_ipi=$strategy rseq FLAG_CPU: off:${bad:- no counts}"
+		fail=1
+	fi
 done
 echo "$orig" > $sysctl
 exit $fail

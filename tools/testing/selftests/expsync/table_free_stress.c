@@ -20,6 +20,11 @@
  *    slow the guest runs, where a ratio of tables per call_rcu() to
  *    "gather"'s does not (21.6 against 2.0 on a quiet host, 4.9 against
  *    2.0 on a loaded one);
+ *  - gather: every call_rcu() is one mmu_gather's own batch (why
+ *    "gather", traced; as many as table_free_rcu_batches counts), and
+ *    there is at least one per munmap, as in 6.12;
+ *  - switch: a switch from percpu to gather while the mapper runs hands
+ *    the pending batch to RCU at once (why "switch", traced);
  *  - time bound: once the mapper stops, table_free_waiting (tables not
  *    yet freed) drains to 0 within the 10 ms batch timer plus two grace
  *    periods (one to start the callback's, one for its callbacks to
@@ -335,19 +340,26 @@ static long trace_stop(void)
 static void test_batching_and_bound(void)
 {
 	long calls_pcp, tables_pcp, calls_gather, tables_gather, alone, ms, bound;
+	long m0, m, own;
+	bool traced;
 	const int seconds = 3;
 
 	write_file(SYSCTL "table_free", "rcu");
 	if (!trace_start("gather")) {
 		ksft_test_result_fail("per-CPU batching: cannot trace through " TRACING "\n");
 		ksft_test_result_fail("pending tables freed within the bound: not run\n");
+		ksft_test_result_fail("gather: not run\n");
 		return;
 	}
 	rcu_batches_of("percpu", seconds, &calls_pcp, &tables_pcp);
 	alone = trace_stop();
 	/* Before any switch: a switch to gather would flush the batch. */
 	ms = wait_drained();
+	traced = trace_start("gather");
+	m0 = atomic_load(&munmaps);
 	rcu_batches_of("gather", seconds, &calls_gather, &tables_gather);
+	m = atomic_load(&munmaps) - m0;
+	own = traced ? trace_stop() : -1;
 	bound = seconds * 100 + tables_pcp / 509 + 5;
 	ksft_print_msg("percpu: %ld tables in %ld call_rcu() (%.1f each), %ld alone; "
 		       "gather: %ld tables in %ld call_rcu() (%.1f each)\n",
@@ -361,7 +373,44 @@ static void test_batching_and_bound(void)
 	ksft_test_result(ms >= 0,
 			 "pending tables freed %ld ms after the last munmap (bound %ld ms)\n",
 			 ms, wait_ms);
+	ksft_test_result(calls_gather >= m && m > 0 && own == calls_gather,
+			 "gather: each of %ld call_rcu() is one mmu_gather's batch (%ld traced, -1: no tracing), at least one per munmap (%ld)\n",
+			 calls_gather, own, m);
 	write_file(SYSCTL "table_free_rcu_batch", "percpu");
+}
+
+/*
+ * Each switch from percpu to gather hands every CPU's pending batch to
+ * RCU at once (why "switch"), the mapper keeping one pending on
+ * LOAD_CPU: a batch is empty only between a flush (its timer's, or a
+ * switch's) and the next munmap.  Each switch finds one with a
+ * probability well above one half here, so that none of 20 does is
+ * as good as impossible.  Without that flush the batch would wait for
+ * its timer, or for ever if a task added to it after its last check.
+ */
+static void test_switch(void)
+{
+	long events, i, ms;
+	pthread_t th;
+
+	write_file(SYSCTL "table_free_rcu_batch", "percpu");
+	if (!trace_start("switch")) {
+		ksft_test_result_fail("switch to gather: cannot trace through " TRACING "\n");
+		return;
+	}
+	th = load_start();
+	for (i = 0; i < 20; i++) {
+		usleep(30 * 1000);
+		write_file(SYSCTL "table_free_rcu_batch", "gather");
+		usleep(10 * 1000);
+		write_file(SYSCTL "table_free_rcu_batch", "percpu");
+	}
+	load_end(th);
+	ms = wait_drained();
+	events = trace_stop();
+	ksft_test_result(events > 0 && ms >= 0,
+			 "switch to gather: 20 switches under munmap handed pending tables to RCU %ld times, none left after %ld ms\n",
+			 events, ms);
 }
 
 static void test_pressure(void)
@@ -436,7 +485,7 @@ int main(int argc, char **argv)
 	/* Native TLB flush IPIs only (QEMU TCG, no paravirt flush). */
 	if (!write_file(SYSCTL "table_free", "immediate"))
 		ksft_exit_skip("table_free=immediate refused: not a native-flush machine\n");
-	ksft_set_plan(6);
+	ksft_set_plan(8);
 	measure_bound();
 
 	imm0 = expsync_stat("table_free_immediate");
@@ -479,6 +528,7 @@ int main(int argc, char **argv)
 	ksft_test_result(imm > 0 && rcu > 0 && bat > 0, "both free paths were used\n");
 
 	test_batching_and_bound();
+	test_switch();
 	test_pressure();
 	test_hotplug();
 	write_file(SYSCTL "table_free", mode);
