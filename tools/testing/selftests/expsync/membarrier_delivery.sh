@@ -31,6 +31,12 @@
 # Then, under each strategy, rseq with MEMBARRIER_CMD_FLAG_CPU naming the
 # last CPU: ipi_rseq runs there within the same band, by a single-CPU IPI
 # whatever the strategy, and on no other target.
+# Last, under each strategy, 5 registrations (membarrier_bench with 0
+# calls): each ipi_sync_rq_state on a target must have come by the
+# strategy's vector, the one traced on that CPU just before it (tracefs:
+# csd:csd_function_entry, irq_vectors:call_function*_entry), at most one
+# by the other (a csd queued behind another IPI runs in that IPI's
+# handler).
 # Needs 3 CPUs: with one target, smp_call_function_many() sends a
 # single-CPU IPI too.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -77,6 +83,38 @@ count() {
 	rm -f "$out"
 }
 
+# reg_paths: after 5 registrations, "runs many single" over the target
+# CPUs: the ipi_sync_rq_state runs, and how many followed a
+# call_function, a call_function_single entry on their CPU.
+tr=/sys/kernel/tracing
+reg_events="csd/csd_function_entry irq_vectors/call_function_entry
+	irq_vectors/call_function_single_entry"
+reg_paths() {
+	local e i rc=0
+	echo 0 > $tr/tracing_on && echo > $tr/trace || return 1
+	echo "func.function == ipi_sync_rq_state" > $tr/events/csd/csd_function_entry/filter ||
+		return 1
+	for e in $reg_events; do echo 1 > $tr/events/$e/enable || return 1; done
+	echo 1 > $tr/tracing_on
+	for i in 1 2 3 4 5; do
+		"$here/membarrier_bench" "$ncpus" 0 private > /dev/null || rc=1
+	done
+	echo 0 > $tr/tracing_on
+	for e in $reg_events; do echo 0 > $tr/events/$e/enable; done
+	echo 0 > $tr/events/csd/csd_function_entry/filter
+	[ $rc = 0 ] || return 1
+	awk '/^#/ { next }
+		{
+			for (i = 1; i <= NF; i++)
+				if ($i ~ /^\[[0-9]+\]$/) c = substr($i, 2, length($i) - 2) + 0
+			if (c == 0) next	# the caller runs it locally
+		}
+		/ call_function_entry:/ { v[c] = "many" }
+		/ call_function_single_entry:/ { v[c] = "single" }
+		/ csd_function_entry:/ { runs++; by[v[c]]++ }
+		END { print runs + 0, by["many"] + 0, by["single"] + 0 }' $tr/trace
+}
+
 # per_cpu: the counts of the target CPUs on one line
 per_cpu() { awk '$1 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }'; }
 
@@ -84,7 +122,7 @@ per_cpu() { awk '$1 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }'; }
 # of CPU 0, the caller, left out)
 max() { awk -v k="$1" '$1 != 0 && $k > m { m = $k } END { print m + 0 }'; }
 
-echo "1..$((2 * $(wc -w <<<"$cmds") + 2))"
+echo "1..$((2 * $(wc -w <<<"$cmds") + 4))"
 fail=0 n=0
 bases=
 for cmd in $cmds; do
@@ -149,6 +187,20 @@ for strategy in many single; do
 			"$((ncpus - 1)) once a call by a single-CPU IPI, on no other CPU"
 	else
 		echo "not ok $n membarrier_ipi=$strategy rseq FLAG_CPU: off:${bad:- no counts}"
+		fail=1
+	fi
+	n=$((n + 1))
+	read -r runs vmany vsingle < <(reg_paths) || runs=
+	if [ $strategy = many ]; then mine=$vmany other=$vsingle; else mine=$vsingle other=$vmany; fi
+	echo "# membarrier_ipi=$strategy, 5 registrations: ipi_sync_rq_state ran ${runs:-?}" \
+		"times on the targets, ${vmany:-?} after call_function, ${vsingle:-?} after" \
+		"call_function_single"
+	if [ -n "$runs" ] && [ "$runs" -ge $((5 * (ncpus - 1) - 2)) ] &&
+	   [ "$mine" -ge $((runs - 1)) ] && [ "$other" -le 1 ]; then
+		echo "ok $n membarrier_ipi=$strategy registration: its IPIs go by the strategy"
+	else
+		echo "not ok $n membarrier_ipi=$strategy registration: want each" \
+			"ipi_sync_rq_state by the strategy's vector (at most 1 other)"
 		fail=1
 	fi
 done

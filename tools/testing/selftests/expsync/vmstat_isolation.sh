@@ -36,7 +36,8 @@
 # a task moved between CPU 0 and CPU 1 every ~2 ms while it changes
 # counters (under direct): a drain afterwards leaves the counters exact;
 # and vm.stat_refresh beside the SCHED_FIFO load, under direct, runs no
-# work on CPU 1 and returns within the bound.
+# work on CPU 1 and returns within the bound; under periodic it runs its
+# work on CPU 1 once a write, as 6.12 does.
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync
 seconds=${SECONDS_PER_POLICY:-10}
@@ -95,7 +96,7 @@ thresholds_of() {
 		/vm stats threshold:/ && cpu == c { printf "%s%s=%s", n++ ? " " : "", z, $4 }' \
 		/proc/zoneinfo
 }
-echo "1..$([ -n "${VMSTAT_POLICIES_ONLY:-}" ] && echo 3 || echo 10)"
+echo "1..$([ -n "${VMSTAT_POLICIES_ONLY:-}" ] && echo 3 || echo 11)"
 fail=0 n=0
 for policy in user-return direct periodic; do
 	n=$((n + 1))
@@ -292,6 +293,23 @@ if [ "$drains" = 20 ] && [ "$dfailed" = 0 ] && [ "${dmax:-9999}" -le 2500 ] &&
 	echo "ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: $what"
 else
 	echo "not ok 10 vm.stat_refresh under direct beside a SCHED_FIFO load: $what"
+	fail=1
+fi
+
+# 11: under periodic, vm.stat_refresh is 6.12's: refresh_vm_stats runs
+# on CPU 1 too, once a write (a normal load there, which the work can
+# preempt).
+echo periodic > $sysctl/vmstat_drain
+count_work env VMSTAT_DRAIN_FILE=/proc/sys/vm/stat_refresh \
+	"$here/vmstat_isolation" drain $cpu 5
+read -r _ drains _ dfailed _ <<< "$load"
+echo "# 5 vm.stat_refresh, periodic, load on CPU $cpu: ${drains:-?} done, ${dfailed:-?}" \
+	"failed; on CPU $cpu refresh_vm_stats ${refreshes:-?}"
+if [ "$drains" = 5 ] && [ "$dfailed" = 0 ] && [ "${refreshes:-0}" -ge 5 ]; then
+	echo "ok 11 vm.stat_refresh under periodic runs refresh_vm_stats on CPU $cpu, as 6.12"
+else
+	echo "not ok 11 vm.stat_refresh under periodic: want refresh_vm_stats on CPU $cpu" \
+		"once per write"
 	fail=1
 fi
 exit $fail
