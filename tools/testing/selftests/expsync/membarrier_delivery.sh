@@ -179,7 +179,9 @@ for strategy in many single; do
 	bad=$(awk -v n="$calls" -v hlo=$hlo -v ss=$ss -v last=$((ncpus - 1)) '
 		$1 == 0 { next }
 		$1 == last && ($2 < hlo || $2 > n || $4 < $2 - 2 || $4 > $2 + ss) ||
-		$1 != last && $2 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }' <<<"$got")
+		$1 != last && $2 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }
+		$1 == last { seen = 1 }
+		END { if (!seen) printf " cpu%d=no counts", last }' <<<"$got")
 	echo "# membarrier_ipi=$strategy rseq FLAG_CPU to CPU $((ncpus - 1)), $calls calls:" \
 		"$(per_cpu <<<"$got")"
 	if [ -n "$got" ] && [ -z "$bad" ]; then
