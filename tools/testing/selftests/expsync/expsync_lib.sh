@@ -11,6 +11,17 @@ skip() {
 	exit "$KSFT_SKIP"
 }
 
+# verdict DESC PROBLEMS: "ok N DESC" when PROBLEMS is empty, else
+# "not ok N DESC: PROBLEMS"; ktap_finished then exits 0 only when every
+# test of the plan (ktap_set_plan) passed.
+verdict() {
+	if [ -z "$2" ]; then
+		ktap_test_pass "$1"
+	else
+		ktap_test_fail "$1: $2"
+	fi
+}
+
 # cpu_in_list LIST CPU: true when CPU is in the cpulist LIST ("0,2-3").
 cpu_in_list() {
 	local r a b

@@ -47,9 +47,9 @@ cmds="private global sync_core rseq"
 declare -A handler=([private]=ipi_mb [global]=ipi_mb [sync_core]=ipi_sync_core [rseq]=ipi_rseq
 	[rseq_cpu]=ipi_rseq)
 
-echo "TAP version 13"
-fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
 . "$(dirname "$0")/expsync_lib.sh"
+ktap_print_header
+fatal() { echo "1..1"; echo "not ok 1 $*"; exit 1; }
 # A missing precondition is a skip (exit 4).
 [ "$(id -u)" = 0 ] || skip "must run as root"
 [ -w $sysctl ] || skip "no $sysctl"
@@ -122,8 +122,7 @@ per_cpu() { awk '$1 != 0 { printf " cpu%d=%d,%d,%d", $1, $2, $3, $4 }'; }
 # of CPU 0, the caller, left out)
 max() { awk -v k="$1" '$1 != 0 && $k > m { m = $k } END { print m + 0 }'; }
 
-echo "1..$((2 * $(wc -w <<<"$cmds") + 4))"
-fail=0 n=0
+ktap_set_plan $((2 * $(wc -w <<<"$cmds") + 4))
 bases=
 for cmd in $cmds; do
 	base=$(count "$cmd" 0) || fatal "perf stat of membarrier_bench $cmd failed"
@@ -142,7 +141,6 @@ echo "# bands: handler $hlo..$calls; vector: handler-2 .. handler+$sf (call_func
 for strategy in many single; do
 	echo "$strategy" > $sysctl || fatal "cannot set membarrier_ipi=$strategy"
 	for cmd in $cmds; do
-		n=$((n + 1))
 		m0=$(stat_of membarrier_ipi_many) s0=$(stat_of membarrier_ipi_single)
 		got=$(count "$cmd" "$calls")
 		dm=$(($(stat_of membarrier_ipi_many) - m0))
@@ -166,15 +164,10 @@ for strategy in many single; do
 		echo "# membarrier_ipi=$strategy $cmd, $calls calls, per target CPU" \
 			"(${handler[$cmd]}, call_function, call_function_single):" \
 			"$(per_cpu <<<"$got"); counters: many +$dm, single +$ds"
-		if [ -n "$got" ] && [ -z "$bad" ]; then
-			echo "ok $n membarrier_ipi=$strategy $cmd: ${handler[$cmd]} ran on each" \
-				"target once a call, by the strategy's vector and counter"
-		else
-			echo "not ok $n membarrier_ipi=$strategy $cmd: off:${bad:- no counts}"
-			fail=1
-		fi
+		what="membarrier_ipi=$strategy $cmd: ${handler[$cmd]} ran on each target"
+		[ -n "$got" ] || bad="no counts"
+		verdict "$what once a call, by the strategy's vector and counter" "$bad"
 	done
-	n=$((n + 1))
 	got=$(count rseq_cpu "$calls")
 	bad=$(awk -v n="$calls" -v hlo=$hlo -v ss=$ss -v last=$((ncpus - 1)) '
 		$1 == 0 { next }
@@ -184,27 +177,18 @@ for strategy in many single; do
 		END { if (!seen) printf " cpu%d=no counts", last }' <<<"$got")
 	echo "# membarrier_ipi=$strategy rseq FLAG_CPU to CPU $((ncpus - 1)), $calls calls:" \
 		"$(per_cpu <<<"$got")"
-	if [ -n "$got" ] && [ -z "$bad" ]; then
-		echo "ok $n membarrier_ipi=$strategy rseq FLAG_CPU: ipi_rseq ran on CPU" \
-			"$((ncpus - 1)) once a call by a single-CPU IPI, on no other CPU"
-	else
-		echo "not ok $n membarrier_ipi=$strategy rseq FLAG_CPU: off:${bad:- no counts}"
-		fail=1
-	fi
-	n=$((n + 1))
+	what="membarrier_ipi=$strategy rseq FLAG_CPU: ipi_rseq ran on CPU $((ncpus - 1))"
+	verdict "$what once a call by a single-CPU IPI, on no other CPU" "$bad"
 	read -r runs vmany vsingle < <(reg_paths) || runs=
-	if [ $strategy = many ]; then mine=$vmany other=$vsingle; else mine=$vsingle other=$vmany; fi
+	mine=$vmany other=$vsingle
+	[ $strategy = many ] || mine=$vsingle other=$vmany
 	echo "# membarrier_ipi=$strategy, 5 registrations: ipi_sync_rq_state ran ${runs:-?}" \
 		"times on the targets, ${vmany:-?} after call_function, ${vsingle:-?} after" \
 		"call_function_single"
-	if [ -n "$runs" ] && [ "$runs" -ge $((5 * (ncpus - 1) - 2)) ] &&
-	   [ "$mine" -ge $((runs - 1)) ] && [ "$other" -le 1 ]; then
-		echo "ok $n membarrier_ipi=$strategy registration: its IPIs go by the strategy"
-	else
-		echo "not ok $n membarrier_ipi=$strategy registration: want each" \
-			"ipi_sync_rq_state by the strategy's vector (at most 1 other)"
-		fail=1
-	fi
+	bad="want each ipi_sync_rq_state by the strategy's vector (at most 1 other)"
+	[ -n "$runs" ] && [ "$runs" -ge $((5 * (ncpus - 1) - 2)) ] &&
+		[ "$mine" -ge $((runs - 1)) ] && [ "$other" -le 1 ] && bad=
+	verdict "membarrier_ipi=$strategy registration: its IPIs go by the strategy" "$bad"
 done
 echo "$orig" > $sysctl
-exit $fail
+ktap_finished
