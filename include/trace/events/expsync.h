@@ -94,7 +94,8 @@ TRACE_EVENT(expsync_membarrier_ipi,
 /*
  * expsync_membarrier_call - an expedited membarrier() call was served
  * @op: the command
- * @round: the number of the IPI round that served it
+ * @round: the number of the IPI round that served it (0 for a round led
+ *	  with membarrier_coalesce off, which no other call can share)
  * @shared: true when another caller's round served it (membarrier_coalesce)
  */
 TRACE_EVENT(expsync_membarrier_call,
