@@ -10,8 +10,11 @@
 #     (default 20) while a munmap load frees page tables (table_free=rcu,
 #     per-CPU batches pending) and CPU 1 is in the vmstat_drain set under
 #     user-return.
-# Then: no page-table batch is left waiting, and a vmstat_drain_now
-# leaves no CPU with differentials.  A kernel splat (lockdep, KASAN,
+# Then: no page-table batch is left waiting, a vmstat_drain_now leaves
+# no CPU with differentials, and no counter of the stats file went down
+# in samples taken every 0.1 s through 1 and 2 (the gauge
+# table_free_waiting excepted): a counter summed over the online CPUs
+# only would drop as CPU 1 goes offline.  A kernel splat (lockdep, KASAN,
 # DEBUG_VM, ...) fails the VM run that runs this.
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync
@@ -31,7 +34,7 @@ fuzz=${FUZZ_SECONDS:-$((60 * scale))}
 command -v trinity >/dev/null || skip "no trinity in the guest (Debian package trinity)"
 [ -w $online ] || skip "CPU 1 cannot be offlined (no $online)"
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
-echo "1..4"
+echo "1..5"
 fail=0
 
 # Every word of every word knob, from the kernel's own table.
@@ -78,6 +81,8 @@ restore() {
 # memory) is counted and the next one starts: the kernel's verdict is
 # the taint flags and the console, which the VM run checks for splats.
 min_calls=5000
+samples=$(mktemp)
+while cat $stats && echo --; do sleep 0.1; done > "$samples" 2>/dev/null & spid=$!
 dir=$(mktemp -d)
 chmod 777 "$dir"
 flipper & fpid=$!
@@ -130,6 +135,7 @@ done
 kill $lpid; wait $lpid 2>/dev/null
 [ $ok = 1 ] && echo "ok 2 CPU 1 offline/online x$rounds under munmap and user-return" ||
 	{ echo "not ok 2 CPU 1 offline/online x$rounds failed"; fail=1; }
+kill $spid; wait $spid 2>/dev/null
 
 # 3. No table lost: every table handed to the batches was freed.
 waiting=
@@ -160,6 +166,29 @@ if [ $exact -ge 3 ]; then
 	echo "ok 4 counters exact after $exact of 20 drains (at least 3)"
 else
 	echo "not ok 4 counters exact after only $exact of 20 drains (at least 3): $last"
+	fail=1
+fi
+
+# 5. Counters only grow.  A sample counts once its "--" is read: the
+# last one may have been cut short by the kill.
+read -r nsamples drops < <(awk '
+	/^--$/ {
+		for (k in cur) {
+			if ((k in v) && cur[k] < v[k])
+				d = d sprintf(" %s %s->%s", k, v[k], cur[k])
+			v[k] = cur[k]
+		}
+		delete cur
+		n++
+		next
+	}
+	$1 != "table_free_waiting" && $2 ~ /^-?[0-9]+$/ { cur[$1] = $2 + 0 }
+	END { print n + 0, d }' "$samples")
+rm -f "$samples"
+if [ "$nsamples" -ge 100 ] && [ -z "$drops" ]; then
+	echo "ok 5 no counter went down in $nsamples samples through fuzzing and hotplug"
+else
+	echo "not ok 5 counters went down:${drops:- none}, in $nsamples samples (want >= 100)"
 	fail=1
 fi
 restore
