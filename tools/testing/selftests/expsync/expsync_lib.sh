@@ -22,6 +22,14 @@ verdict() {
 	fi
 }
 
+# thresholds_of CPU: "zone=threshold ..." of CPU in every zone of
+# /proc/zoneinfo (its "vm stats threshold").
+thresholds_of() {
+	awk -v c="$1" '/^Node/ { z = $4 } $1 == "cpu:" { cpu = $2 }
+		/vm stats threshold:/ && cpu == c { printf "%s%s=%s", n++ ? " " : "", z, $4 }' \
+		/proc/zoneinfo
+}
+
 # cpu_in_list LIST CPU: true when CPU is in the cpulist LIST ("0,2-3").
 cpu_in_list() {
 	local r a b

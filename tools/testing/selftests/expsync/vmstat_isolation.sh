@@ -90,12 +90,6 @@ count_work() {
 	load=$(cat "$out.load")
 	rm -f "$out" "$out.load"
 }
-# CPU $1's "vm stats threshold" in every zone of /proc/zoneinfo.
-thresholds_of() {
-	awk -v c="$1" '/^Node/ { z = $4 } $1 == "cpu:" { cpu = $2 }
-		/vm stats threshold:/ && cpu == c { printf "%s%s=%s", n++ ? " " : "", z, $4 }' \
-		/proc/zoneinfo
-}
 echo "1..$([ -n "${VMSTAT_POLICIES_ONLY:-}" ] && echo 3 || echo 11)"
 fail=0 n=0
 for policy in user-return direct periodic; do

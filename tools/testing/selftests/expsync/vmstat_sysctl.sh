@@ -8,6 +8,8 @@
 # and every global zone counter equal to the sum over the zones
 # (/sys/kernel/debug/expsync/vmstat_last_drain, computed by the kernel
 # right after the folds).
+# vmstat_drain=direct: a CPU that joins the set while offline gets
+# stat_threshold 0 in every zone when it comes online.
 f=/proc/sys/kernel/expsync/vmstat_drain_now
 
 # put FILE TEXT: one write() of exactly TEXT, even an empty one (a shell
@@ -21,7 +23,7 @@ echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip "must run as root"
 [ -e $f ] || skip "no $f"
 [ -r $last ] || skip "no $last (CONFIG_EXPSYNC_VMSTAT_TEST)"
-echo "1..5"
+echo "1..6"
 fail=0
 
 cpus=/proc/sys/kernel/expsync/vmstat_drain_cpus
@@ -135,5 +137,29 @@ if command -v perf >/dev/null; then
 		echo "ok 5 $what" || { echo "not ok 5 $what"; fail=1; }
 else
 	echo "not ok 5 drain-now folds on every online CPU: no perf in the guest"; fail=1
+fi
+
+online1=/sys/devices/system/cpu/cpu1/online
+policy=/proc/sys/kernel/expsync/vmstat_drain
+if [ -w $online1 ]; then
+	orig_policy=$(cat $policy) orig_cpus=$(cat $cpus)
+	echo periodic > $policy
+	echo 0 > $online1
+	echo 1 > $cpus && echo direct > $policy
+	echo 1 > $online1
+	thr=$(thresholds_of 1) thr0=$(thresholds_of 0)
+	echo "$orig_cpus" > $cpus && echo "$orig_policy" > $policy
+	echo "# joined direct while offline, then online: stat_threshold of CPU 1: ${thr:-?};" \
+		"of CPU 0: ${thr0:-?}"
+	what="direct: CPU 1 joined offline, has stat_threshold 0 in every zone once online"
+	if [ -n "$thr" ] && ! grep -qv '=0$' <<<"${thr// /$'\n'}" &&
+	   grep -qv '=0$' <<<"${thr0// /$'\n'}"; then
+		echo "ok 6 $what"
+	else
+		echo "not ok 6 $what"
+		fail=1
+	fi
+else
+	echo "ok 6 direct threshold of a CPU that joined offline # SKIP CPU 1 cannot go offline"
 fi
 exit $fail
