@@ -650,9 +650,11 @@ def explained(figs):
                   "off %s, on %s.  %s" % (
                       fmt(va[0]), fmt(va[1]), fmt(va[2]), fmt(vh[0]), fmt(vh[1]), fmt(vh[2]),
                       "The hammer adds nothing on any kernel: the gap to 6.12 (off %+.0f, "
-                      "on %+.0f instructions) is the call's own path, which runs expsync's "
-                      "round bookkeeping, counters and strategy dispatch whatever the knobs "
-                      "say (mb_victim_alone_ns judges it)." % (va[1] - va[0], va[2] - va[0])
+                      "on %+.0f instructions) is the call's own path.  Under off it is "
+                      "expsync's four per-CPU counters, the snapshot read and the unlock's "
+                      "bookkeeping that keeps a switch of membarrier_coalesce safe; on adds "
+                      "the round number's atomic and the sharing path "
+                      "(mb_victim_alone_ns judges it)." % (va[1] - va[0], va[2] - va[0])
                       if va == vh else "The hammer changes it (see the p99 claims)."))
     m = [mean("tf_malloc_t1_task_ms", v) for v in ("6.12", "immediate")]
     f = byid["tf_malloc_t1_task_ms"]
