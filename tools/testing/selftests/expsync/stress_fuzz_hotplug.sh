@@ -171,7 +171,7 @@ fi
 
 # 5. Counters only grow.  A sample counts once its "--" is read: the
 # last one may have been cut short by the kill.  Under trinity a sample
-# can take a second or more (55 in all were seen): at least 10.
+# can take a second or more, so at least 10 are asked for.
 read -r nsamples drops < <(awk '
 	/^--$/ {
 		for (k in cur) {
