@@ -24,9 +24,11 @@
  * (MEMBARRIER_CMD_GLOBAL_EXPEDITED), "sync_core"
  * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE), "rseq"
  * (MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ) or "rseq_cpu" (the same with
- * MEMBARRIER_CMD_FLAG_CPU, targeting the last thread's CPU only); the
- * process registers for it
- * first.  IPIs per call are counted from outside with perf stat, on the
+ * MEMBARRIER_CMD_FLAG_CPU, targeting the last thread's CPU only), or
+ * "mixed": caller i calls private, sync_core and rseq for i = 0, 1, 2
+ * (and so on, modulo 3), so that the three private kinds run at once in
+ * one mm; the process registers for it (for each of them) first.
+ * IPIs per call are counted from outside with perf stat, on the
  * sending side (ipi:*) or on the targets (irq_vectors:call_function*).
  */
 #define _GNU_SOURCE
@@ -45,6 +47,20 @@
 
 static atomic_int ready, go, stop, done;
 static int cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED;
+static bool mixed;
+
+static const int mixed_cmds[] = {
+	MEMBARRIER_CMD_PRIVATE_EXPEDITED,
+	MEMBARRIER_CMD_PRIVATE_EXPEDITED_SYNC_CORE,
+	MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ,
+};
+
+static const int mixed_regs[] = {
+	MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED,
+	MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_SYNC_CORE,
+	MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ,
+};
+
 /* rseq_cpu: MEMBARRIER_CMD_FLAG_CPU and the last thread's CPU. */
 static int cmd_flags, cmd_cpu;
 static long calls, cpus[64], made[64];
@@ -80,6 +96,7 @@ static void *spinner(void *arg)
 static void *caller(void *arg)
 {
 	double *mine = lat + (long)arg * calls, t;
+	int my_cmd = mixed ? mixed_cmds[(long)arg % 3] : cmd;
 	long i;
 
 	pin_to_cpu(cpus[(long)arg]);
@@ -90,7 +107,7 @@ static void *caller(void *arg)
 		if (overlap && atomic_load_explicit(&done, memory_order_relaxed))
 			break;
 		t = now_ns();
-		if (syscall(__NR_membarrier, cmd, cmd_flags, cmd_cpu)) {
+		if (syscall(__NR_membarrier, my_cmd, cmd_flags, cmd_cpu)) {
 			perror("membarrier");
 			exit(1);
 		}
@@ -111,7 +128,7 @@ int main(int argc, char **argv)
 
 	if (argc < 3) {
 		fprintf(stderr,
-			"usage: %s THREADS CALLS [private|global|sync_core|rseq|rseq_cpu [CALLERS [CPUS]]]\n",
+			"usage: %s THREADS CALLS [private|global|sync_core|rseq|rseq_cpu|mixed [CALLERS [CPUS]]]\n",
 			argv[0]);
 		return 2;
 	}
@@ -127,8 +144,11 @@ int main(int argc, char **argv)
 		cmd = MEMBARRIER_CMD_PRIVATE_EXPEDITED_RSEQ;
 		reg = MEMBARRIER_CMD_REGISTER_PRIVATE_EXPEDITED_RSEQ;
 		cmd_flags = strcmp(argv[3], "rseq") ? MEMBARRIER_CMD_FLAG_CPU : 0;
+	} else if (argc > 3 && !strcmp(argv[3], "mixed")) {
+		mixed = true;
 	} else if (argc > 3 && strcmp(argv[3], "private")) {
-		fprintf(stderr, "CMD must be private, global, sync_core, rseq or rseq_cpu\n");
+		fprintf(stderr,
+			"CMD must be private, global, sync_core, rseq, rseq_cpu or mixed\n");
 		return 2;
 	}
 	if (argc > 4)
@@ -170,9 +190,11 @@ int main(int argc, char **argv)
 	while (atomic_load(&ready) != threads - 1)
 		;
 	/* With every thread on its CPU, so that registration reaches them. */
-	if (syscall(__NR_membarrier, reg, 0, 0)) {
-		perror("membarrier register");
-		return 1;
+	for (i = 0; i < (mixed ? 3 : 1); i++) {
+		if (syscall(__NR_membarrier, mixed ? mixed_regs[i] : reg, 0, 0)) {
+			perror("membarrier register");
+			return 1;
+		}
 	}
 	a = now_ns();
 	atomic_store(&go, 1);

@@ -31,7 +31,7 @@
 #    MEMBARRIER_COALESCE_PARTS=rounds runs only this part, =delivery
 #    only 2 and 3 (make check-full counts the rounds under -icount;
 #    make check runs the delivery without it, where 0.95 leaves too
-#    little margin: 0.908 once), default all.
+#    little margin: runs reach 0.91), default all.
 # 2. Delivery under coalescing, for each command (on): ftrace with the
 #    "global" clock (monotonic across CPUs) records raw_syscalls
 #    sys_enter/sys_exit of membarrier and csd:csd_function_entry of the
@@ -42,10 +42,11 @@
 #    rq->curr changes just before the tracepoint).  Every other call
 #    must see the handler run on CPU 3 between its entry and its exit:
 #    none may be uncovered.  At most half the calls may be excused, or
-#    the run proves too little.  (The former allowance, 4% of the calls
-#    + 2 uncovered, failed on a host busy with other guests, 45 and 52
-#    of 900; with the excuse, 2 runs there had none uncovered and 0 to
-#    2 excused per command.)
+#    the run proves too little.  "mixed" runs the three private kinds at
+#    once in one process, one caller each: a call is covered only by
+#    its own kind's handler, since a plain round neither syncs cores nor
+#    restarts rseq.  (Without the excuse, a host busy with other
+#    guests leaves tens of calls of 900 uncovered with no kernel at fault.)
 #    Then once more for private while another process flips the knob
 #    off and on without pause (at least 20 writes during the run): no
 #    call uncovered, none left asleep (a run that outlasts 600 s fails).
@@ -58,10 +59,12 @@ sysctl=/proc/sys/kernel/expsync/membarrier_coalesce
 calls=${CALLS:-300}
 tr=/sys/kernel/tracing
 nr_membarrier=324	# x86_64
-declare -A handler=([private]=ipi_mb [global]=ipi_mb [sync_core]=ipi_sync_core [rseq]=ipi_rseq)
-# The commands' numbers (uapi linux/membarrier.h) as sys_enter prints them, in hex.
-declare -A cmdhex=([private]=8 [global]=2 [sync_core]=20 [rseq]=80)
-cmds="private global sync_core rseq"
+# Each command's number (uapi linux/membarrier.h) as sys_enter prints
+# it, in hex, and the IPI handler of its rounds.  "mixed" runs the three
+# private kinds at once in one process: each call wants its own kind's.
+declare -A kinds=([private]="8:ipi_mb" [global]="2:ipi_mb" [sync_core]="20:ipi_sync_core"
+		  [rseq]="80:ipi_rseq" [mixed]="8:ipi_mb 20:ipi_sync_core 80:ipi_rseq")
+cmds="private global sync_core rseq mixed"
 
 echo "TAP version 13"
 . "$(dirname "$0")/expsync_lib.sh"
@@ -136,7 +139,10 @@ fi
 events="raw_syscalls/sys_enter raw_syscalls/sys_exit csd/csd_function_entry sched/sched_switch"
 # window CMD: trace one run, print "calls uncovered excused"
 window() {
-	local f="func.function == ${handler[$1]}" log
+	local f="" k log
+	for k in ${kinds[$1]}; do
+		f="${f:+$f || }func.function == ${k#*:}"
+	done
 	echo 0 > $tr/tracing_on
 	echo global > $tr/trace_clock
 	echo > $tr/trace
@@ -161,13 +167,21 @@ window() {
 	echo > $tr/trace
 	echo local > $tr/trace_clock
 	# Lines: "comm-PID [CPU] flags TS: event: ...".  A call is the
-	# sys_enter .. sys_exit of one PID; covered when a handler line
-	# of CPU 3 lies within it, excused when it overlaps a time CPU 3
-	# ran a task other than membarrier_bench's (its comm, as the
-	# trace cuts it).  Lost events would hide handlers: fail.
-	awk -v cmd="(${cmdhex[$1]}," '
+	# sys_enter .. sys_exit of one PID; covered when a line of its
+	# command's handler on CPU 3 lies within it, excused when it
+	# overlaps a time CPU 3 ran a task other than membarrier_bench's
+	# (its comm, as the trace cuts it).  Lost events would hide
+	# handlers: fail.
+	awk -v kinds="${kinds[$1]}" '
 		# Numeric from the start: an unset nc indexes "" first.
-		BEGIN { nc = nh = no = 0; out = 1; os[0] = 0 }
+		BEGIN {
+			nc = nh = no = 0; out = 1; os[0] = 0
+			n = split(kinds, kv, " ")
+			for (i = 1; i <= n; i++) {
+				split(kv[i], p, ":")
+				want["(" p[1] ","] = p[2]
+			}
+		}
 		/LOST/ { lost = 1 }
 		/^#/ { next }
 		{
@@ -181,9 +195,19 @@ window() {
 				next
 			pid = substr($0, RSTART + 1, RLENGTH - 1) + 0
 		}
-		# The command only: not the registration.
-		/ sys_enter: / { enter[pid] = ts; open[pid] = index($0, cmd) > 0; next }
-		/ csd_function_entry: / { if (cpu == 3) h[nh++] = ts; next }
+		# The commands only: not the registrations.
+		/ sys_enter: / {
+			enter[pid] = ts
+			open[pid] = match($0, /\([0-9a-f]+,/) ? want[substr($0, RSTART, RLENGTH)] : ""
+			next
+		}
+		/ csd_function_entry: / {
+			if (cpu == 3 && match($0, /func=[a-z_]+/)) {
+				hf[nh] = substr($0, RSTART + 5, RLENGTH - 5)
+				h[nh++] = ts
+			}
+			next
+		}
 		# CPU 3 runs no thread of the process from before the first
 		# switch to one (the bench starts after tracing does).
 		/ sched_switch: / {
@@ -195,9 +219,9 @@ window() {
 			next
 		}
 		/ sys_exit: / {
-			if (!open[pid])
+			if (open[pid] == "")
 				next
-			open[pid] = 0
+			w[nc] = open[pid]; open[pid] = ""
 			e[nc] = enter[pid]; x[nc] = ts; nc++
 		}
 		END {
@@ -206,7 +230,7 @@ window() {
 			for (i = 0; i < nc; i++) {
 				ok = 0
 				for (k = 0; k < nh; k++)
-					if (h[k] >= e[i] && h[k] <= x[i]) { ok = 1; break }
+					if (h[k] >= e[i] && h[k] <= x[i] && hf[k] == w[i]) { ok = 1; break }
 				for (k = 0; k < no && !ok; k++)
 					if (os[k] < x[i] && oe[k] > e[i]) { ok = 1; excused++ }
 				bad += !ok
@@ -222,7 +246,7 @@ for cmd in $cmds; do
 	read -r nc bad excused < <(window "$cmd") || fatal "$n tracing membarrier_bench $cmd failed"
 	echo "# $cmd, membarrier_coalesce=on: $nc calls traced, $excused excused" \
 		"(CPU 3 ran another task during them), $bad others without" \
-		"${handler[$cmd]} on CPU 3 inside"
+		"their command's handler on CPU 3 inside"
 	if [ "$nc" = $((3 * calls)) ] && [ "$bad" = 0 ] && [ $((2 * excused)) -le "$nc" ]; then
 		echo "ok $n $cmd: every call served by a round that began after it"
 	else
