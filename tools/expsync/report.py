@@ -794,6 +794,57 @@ plot "%s" using 1:2 with linespoints title "6.12", \\
     return out
 
 
+def claims_plot(figs, path):
+    """One row per judged ratio claim: each run of the variant and of the
+    kernel it is judged against, over the latter's mean (points), the
+    ratio's 95% interval (bar) and the claim's bound (ticks).  False when
+    no claim has runs or gnuplot failed."""
+    rows = []
+    for f in figs:
+        for c in f["claims"]:
+            a, b = f["stats"].get(c.variant), f["stats"].get(c.against)
+            if f["skipped"] or c.op == "zero" or not a or not b or not b["mean"]:
+                continue
+            iv = ratio_interval(a["runs"], b["runs"])
+            if c.op == "no_worse":
+                bounds = [1 + c.bound if f["better"] == "lower" else 1 - c.bound]
+            else:
+                bounds = list(c.bound) if c.op == "in" else [c.bound]
+            rows.append(("%s %s/%s" % (f["id"], c.variant, c.against),
+                         [x / b["mean"] for x in a["runs"]],
+                         [x / b["mean"] for x in b["runs"]], iv, bounds))
+    if not rows:
+        return False
+    files = []
+    for k in range(4):
+        with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
+            for i, (_, va, vb, iv, bounds) in enumerate(rows):
+                y = len(rows) - i
+                pts = ([(x, y + 0.15) for x in va], [(x, y - 0.15) for x in vb],
+                       [(iv[1], y, iv[0], iv[2])], [(x, y) for x in bounds])[k]
+                for pt in pts:
+                    t.write(" ".join("%g" % max(v, 1e-3) for v in pt) + "\n")
+            files.append(t.name)
+    tics = ", ".join('"%s" %d' % (r[0], len(rows) - i) for i, r in enumerate(rows))
+    ok = gnuplot("""set terminal pngcairo noenhanced size 1000,%d font ",9"
+set output "%s"
+set title "claims: each run over the mean of the kernel judged against (log scale)"
+set logscale x
+set ytics (%s)
+set yrange [0.3:%g]
+set grid xtics
+set key outside bottom
+plot "%s" using 1:2 with points pt 7 ps 0.6 title "runs of the variant", \\
+     "%s" using 1:2 with points pt 6 ps 0.6 title "runs it is judged against", \\
+     "%s" using 1:2:3:4 with xerrorbars pt 2 lw 2 title "ratio, 95%% interval", \\
+     "%s" using 1:2:(0):(0.35) with vectors nohead lw 2 lc rgb "red" title "bound"
+""" % (120 + 22 * len(rows), path, tics, len(rows) + 0.7,
+       files[0], files[1], files[2], files[3]))
+    for t in files:
+        os.unlink(t)
+    return ok and os.path.exists(path)
+
+
 def gnuplot(script):
     with tempfile.NamedTemporaryFile("w", suffix=".gp", delete=False) as t:
         t.write(script)
@@ -901,6 +952,11 @@ def html(d, md, figs):
             imgs.append((name, p))
         else:
             missing.append("plot " + name)
+    p = os.path.join(d, "plot-claims.png")
+    if claims_plot(figs, p):
+        imgs.insert(0, ("claims: runs, intervals and bounds", p))
+    elif any(not f["skipped"] and f["claims"] for f in figs):
+        missing.append("plot claims")
     sc = scaling_plots(figs, d)
     if sc is None:
         missing.append("plot scaling")
