@@ -652,9 +652,9 @@ def explained(figs):
                       "The hammer adds nothing on any kernel: the gap to 6.12 (off %+.0f, "
                       "on %+.0f instructions) is the call's own path.  Under off it is "
                       "expsync's four per-CPU counters, the snapshot read and the unlock's "
-                      "bookkeeping that keeps a switch of membarrier_coalesce safe; on adds "
-                      "the round number's atomic and the sharing path "
-                      "(mb_victim_alone_ns judges it)." % (va[1] - va[0], va[2] - va[0])
+                      "bookkeeping that keeps a switch of membarrier_coalesce safe; on takes "
+                      "the mutex with a trylock and adds the round number's atomic "
+                      "(mb_victim_alone_ns judges off)." % (va[1] - va[0], va[2] - va[0])
                       if va == vh else "The hammer changes it (see the p99 claims)."))
     m = [mean("tf_malloc_t1_task_ms", v) for v in ("6.12", "immediate")]
     f = byid["tf_malloc_t1_task_ms"]
