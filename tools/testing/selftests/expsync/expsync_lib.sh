@@ -22,6 +22,43 @@ verdict() {
 	fi
 }
 
+# trace_run LOG EVENT[:FILTER]... -- CMD...: run CMD (under timeout 600,
+# its output dropped) with the ftrace EVENTs (as under events/, e.g.
+# csd/csd_queue_cpu) enabled, each with its FILTER, on the "global" clock
+# (monotonic across CPUs), and leave their trace in LOG.  Returns CMD's
+# status: a caller left asleep fails rather than hangs the test.
+trace_run() {
+	local log=$1 tr=/sys/kernel/tracing e rc
+	local -a evs=()
+
+	shift
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		evs+=("$1")
+		shift
+	done
+	shift
+	echo 0 > $tr/tracing_on
+	echo global > $tr/trace_clock
+	echo > $tr/trace
+	for e in "${evs[@]}"; do
+		[ "${e#*:}" = "$e" ] || echo "${e#*:}" > "$tr/events/${e%%:*}/filter"
+		echo 1 > "$tr/events/${e%%:*}/enable"
+	done
+	echo 1 > $tr/tracing_on
+	timeout 600 "$@" > /dev/null
+	rc=$?
+	echo 0 > $tr/tracing_on
+	for e in "${evs[@]}"; do
+		echo 0 > "$tr/events/${e%%:*}/enable"
+		echo 0 > "$tr/events/${e%%:*}/filter"
+	done
+	# Before the clock goes back: a change of clock empties the buffer.
+	cat $tr/trace > "$log"
+	echo > $tr/trace
+	echo local > $tr/trace_clock
+	return $rc
+}
+
 # thresholds_of CPU: "zone=threshold ..." of CPU in every zone of
 # /proc/zoneinfo (its "vm stats threshold").
 thresholds_of() {

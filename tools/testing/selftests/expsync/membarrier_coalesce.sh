@@ -136,36 +136,18 @@ if [ "$parts" = rounds ]; then
 	exit $fail
 fi
 
-events="raw_syscalls/sys_enter raw_syscalls/sys_exit csd/csd_function_entry sched/sched_switch"
 # window CMD: trace one run, print "calls uncovered excused"
 window() {
 	local f="" k log
 	for k in ${kinds[$1]}; do
 		f="${f:+$f || }func.function == ${k#*:}"
 	done
-	echo 0 > $tr/tracing_on
-	echo global > $tr/trace_clock
-	echo > $tr/trace
-	echo "id == $nr_membarrier" > $tr/events/raw_syscalls/sys_enter/filter
-	echo "id == $nr_membarrier" > $tr/events/raw_syscalls/sys_exit/filter
-	echo "$f" > $tr/events/csd/csd_function_entry/filter
-	for e in $events; do
-		echo 1 > $tr/events/$e/enable
-	done
-	echo 1 > $tr/tracing_on
-	# A caller stranded asleep would hang the run: fail instead.
-	timeout 600 "$here/membarrier_bench" 4 "$calls" "$1" 3 > /dev/null
-	local rc=$?
-	echo 0 > $tr/tracing_on
-	for e in $events; do
-		echo 0 > $tr/events/$e/enable
-		echo 0 > $tr/events/$e/filter
-	done
-	[ $rc = 0 ] || return 1
 	log=$(mktemp)
-	cat $tr/trace > "$log"
-	echo > $tr/trace
-	echo local > $tr/trace_clock
+	# A caller stranded asleep would hang the run: it fails instead.
+	trace_run "$log" "raw_syscalls/sys_enter:id == $nr_membarrier" \
+		"raw_syscalls/sys_exit:id == $nr_membarrier" "csd/csd_function_entry:$f" \
+		sched/sched_switch -- "$here/membarrier_bench" 4 "$calls" "$1" 3 ||
+		{ rm -f "$log"; return 1; }
 	# Lines: "comm-PID [CPU] flags TS: event: ...".  A call is the
 	# sys_enter .. sys_exit of one PID; covered when a line of its
 	# command's handler on CPU 3 lies within it, excused when it
@@ -198,7 +180,9 @@ window() {
 		# The commands only: not the registrations.
 		/ sys_enter: / {
 			enter[pid] = ts
-			open[pid] = match($0, /\([0-9a-f]+,/) ? want[substr($0, RSTART, RLENGTH)] : ""
+			open[pid] = ""
+			if (match($0, /\([0-9a-f]+,/))
+				open[pid] = want[substr($0, RSTART, RLENGTH)]
 			next
 		}
 		/ csd_function_entry: / {
@@ -229,8 +213,8 @@ window() {
 			if (out) oe[no++] = 1e12
 			for (i = 0; i < nc; i++) {
 				ok = 0
-				for (k = 0; k < nh; k++)
-					if (h[k] >= e[i] && h[k] <= x[i] && hf[k] == w[i]) { ok = 1; break }
+				for (k = 0; k < nh && !ok; k++)
+					ok = h[k] >= e[i] && h[k] <= x[i] && hf[k] == w[i]
 				for (k = 0; k < no && !ok; k++)
 					if (os[k] < x[i] && oe[k] > e[i]) { ok = 1; excused++ }
 				bad += !ok

@@ -19,7 +19,6 @@
 # caller at most once, so a run has at least CALLS requests (3 CALLS
 # calls); fewer, or lost events, prove nothing and fail.
 here=$(cd "$(dirname "$0")" && pwd)
-tr=/sys/kernel/tracing
 ks=/proc/sys/kernel/expsync
 calls=${CALLS:-200}
 
@@ -28,37 +27,20 @@ ktap_print_header
 [ "$(id -u)" = 0 ] || skip "must run as root"
 [ -w $ks/membarrier_ipi ] && [ -w $ks/membarrier_coalesce ] || skip "no $ks/membarrier_*"
 [ "$(nproc)" -ge 4 ] || skip "needs 4 CPUs, has $(nproc)"
-[ -d $tr/events/csd/csd_queue_cpu ] || skip "no csd tracepoints in $tr"
+[ -d /sys/kernel/tracing/events/csd/csd_queue_cpu ] || skip "no csd tracepoints"
 [[ $calls =~ ^[1-9][0-9]*$ ]] || { echo "CALLS must be a positive integer" >&2; exit 1; }
 ktap_set_plan 8
 orig_ipi=$(cat $ks/membarrier_ipi)
 orig_coalesce=$(cat $ks/membarrier_coalesce)
-events="csd/csd_queue_cpu csd/csd_function_exit"
 
 # rounds CMD: trace one run; print "requests overlaps" or nothing.
 rounds() {
-	local e rc log
-	echo 0 > $tr/tracing_on
-	echo global > $tr/trace_clock
-	echo > $tr/trace
-	for e in $events; do
-		echo "func.function == ipi_mb" > $tr/events/$e/filter
-		echo 1 > $tr/events/$e/enable
-	done
-	echo 1 > $tr/tracing_on
-	timeout 600 "$here/membarrier_bench" 4 "$calls" "$1" 3 > /dev/null
-	rc=$?
-	echo 0 > $tr/tracing_on
-	for e in $events; do
-		echo 0 > $tr/events/$e/enable
-		echo 0 > $tr/events/$e/filter
-	done
-	[ $rc = 0 ] || return 1
-	# Before the clock goes back: a change of clock empties the buffer.
+	local log
+
 	log=$(mktemp)
-	cat $tr/trace > "$log"
-	echo > $tr/trace
-	echo local > $tr/trace_clock
+	trace_run "$log" "csd/csd_queue_cpu:func.function == ipi_mb" \
+		"csd/csd_function_exit:func.function == ipi_mb" -- \
+		"$here/membarrier_bench" 4 "$calls" "$1" 3 || { rm -f "$log"; return 1; }
 	# Lines: "comm-PID [CPU] flags TS: event: ... csd=PTR".  A queued
 	# request is outstanding, owned by the queueing CPU, until its
 	# csd's exit; the same sender's requests of one round overlap by

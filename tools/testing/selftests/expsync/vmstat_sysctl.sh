@@ -8,6 +8,9 @@
 # and every global zone counter equal to the sum over the zones
 # (/sys/kernel/debug/expsync/vmstat_last_drain, computed by the kernel
 # right after the folds).
+# The fold counters (vmstat_fold_<reason>, vmstat_items_folded) agree
+# with the expsync_vmstat_fold tracepoint, reason by reason, over a load
+# that folds for three reasons.
 # With VMSTAT_SYSCTL_OFFLINE=1 (a boot where CPU 1 can go offline: not
 # nohz_full, which refuses with EBUSY), vmstat_drain=direct: a CPU that
 # joins the set while offline gets stat_threshold 0 in every zone when
@@ -26,7 +29,7 @@ echo "TAP version 13"
 [ "$(id -u)" = 0 ] || skip "must run as root"
 [ -e $f ] || skip "no $f"
 [ -r $last ] || skip "no $last (CONFIG_EXPSYNC_VMSTAT_TEST)"
-echo "1..$((5 + offline_test))"
+echo "1..$((6 + offline_test))"
 fail=0
 
 cpus=/proc/sys/kernel/expsync/vmstat_drain_cpus
@@ -144,6 +147,87 @@ fi
 
 online1=/sys/devices/system/cpu/cpu1/online
 policy=/proc/sys/kernel/expsync/vmstat_drain
+
+# Folds for three reasons, with CPU 1 in the set under user-return: a
+# task on CPU 1 that maps pages returns to user mode with differentials
+# (user-return), CPU 0's vmstat_update folds its own (work; 3 s is three
+# of its 1 s intervals), and drains fold everywhere (drain-now).  The
+# counters' growth must equal what the tracepoint saw for each reason,
+# and the items its items; each of the three must have been seen.  Other
+# CPUs keep folding meanwhile, so each read of the counters is bracketed
+# by trace markers: a fold traced inside a bracket may be on either side
+# of the read, and the counts must lie between the folds surely between
+# the reads and those possibly between them.
+tr=/sys/kernel/tracing
+tf=$tr/events/expsync/expsync_vmstat_fold
+snap() {
+	echo "$1" > $tr/trace_marker
+	cat /sys/kernel/debug/expsync/stats
+	echo "$2" > $tr/trace_marker
+}
+# counted BEFORE AFTER: growth of each fold counter between two snaps.
+counted() {
+	awk 'NR == FNR { a[$1] = $2; next } { d[$1] = $2 - a[$1] }
+		END { printf "user_return=%d idle=%d work=%d drain_now=%d items=%d",
+			d["vmstat_fold_user_return"], d["vmstat_fold_idle"],
+			d["vmstat_fold_work"], d["vmstat_fold_drain_now"],
+			d["vmstat_items_folded"] }' <(echo "$1") <(echo "$2")
+}
+if [ -d $tf ]; then
+	orig_policy=$(cat $policy) orig_cpus=$(cat $cpus)
+	echo 1 > $cpus && echo user-return > $policy
+	# One clock for every CPU's events and the markers.
+	echo global > $tr/trace_clock
+	echo > $tr/trace
+	echo 1 > $tf/enable
+	s0=$(snap expsync_a expsync_b)
+	taskset -c 1 dd if=/dev/zero of=/dev/shm/vmstat_sysctl.fold bs=64k count=16 2>/dev/null
+	rm -f /dev/shm/vmstat_sysctl.fold
+	dirty
+	sleep 3
+	for i in 1 2 3; do echo 1 > $f; done
+	s1=$(snap expsync_c expsync_d)
+	echo 0 > $tf/enable
+	echo "$orig_cpus" > $cpus && echo "$orig_policy" > $policy
+	got=$(counted "$s0" "$s1")
+	# Per reason, "lo..hi" folds (and items) between the reads.
+	seen=$(awk '/LOST/ { lost = 1 }
+		/tracing_mark_write: expsync_[abcd]/ { m = substr($NF, 9); next }
+		m != "" && m != "d" && / expsync_vmstat_fold: / &&
+		match($0, /why=[a-z-]+ items=[0-9]+/) {
+			split(substr($0, RSTART, RLENGTH), w, /[= ]/)
+			gsub(/-/, "_", w[2])
+			hi[w[2]]++; hi["items"] += w[4]
+			if (m == "b") { lo[w[2]]++; lo["items"] += w[4] }
+		}
+		END {
+			if (lost) exit 1
+			n = split("user_return idle work drain_now items", r, " ")
+			for (i = 1; i <= n; i++)
+				printf "%s%s=%d..%d", (i > 1 ? " " : ""), r[i], lo[r[i]], hi[r[i]]
+		}' $tr/trace) || seen="lost events"
+	echo > $tr/trace
+	echo local > $tr/trace_clock
+	echo "# folds traced between the reads: $seen; counted: $got"
+	ok=$([ "$seen" != "lost events" ] && awk -v s="$seen" -v g="$got" 'BEGIN {
+		n = split(g, gv, " "); split(s, sv, " ")
+		for (i = 1; i <= n; i++) {
+			split(gv[i], c, "="); split(sv[i], t, /[=.]+/)
+			if (c[2] < t[2] || c[2] > t[3]) bad = 1
+			if (c[1] ~ /^(user_return|work|drain_now)$/ && c[2] == 0) bad = 1
+		}
+		print bad ? 0 : 1 }')
+	what="the fold counters agree with the tracepoint, reason by reason"
+	if [ "$ok" = 1 ]; then
+		echo "ok 6 $what"
+	else
+		echo "not ok 6 $what (and user_return, work and drain_now each seen)"
+		fail=1
+	fi
+else
+	echo "not ok 6 the fold counters agree with the tracepoint: no $tf"; fail=1
+fi
+
 if [ "$offline_test" = 1 ]; then
 	orig_policy=$(cat $policy) orig_cpus=$(cat $cpus)
 	echo periodic > $policy
@@ -157,9 +241,9 @@ if [ "$offline_test" = 1 ]; then
 	what="direct: CPU 1 joined offline, has stat_threshold 0 in every zone once online"
 	if [ "$off" = 0 ] && [ -n "$thr" ] && ! grep -qv '=0$' <<<"${thr// /$'\n'}" &&
 	   grep -qv '=0$' <<<"${thr0// /$'\n'}"; then
-		echo "ok 6 $what"
+		echo "ok 7 $what"
 	else
-		echo "not ok 6 $what"
+		echo "not ok 7 $what"
 		fail=1
 	fi
 fi
