@@ -192,7 +192,7 @@ for g in r.get("sub_groups", []):
 
 # --- One loop over the plan ------------------------------------------------------
 # The guest's helpers: ksft runs kselftests, ksft_path one by its path,
-# boot_check checks a boot.
+# boot_check checks a boot; hold_static_calls (lib.sh) runs first.
 # ksft runs its -t and -c selections one at a time, each followed by a
 # "# time SELECTION Ns" line (where the minutes of a boot go); other
 # options (-o N) apply to each.
@@ -211,6 +211,8 @@ prelude="ksft() {
 }"$'\n'
 prelude+="ksft_path() { local t=\$1; shift; $ksft/\$t \"\$@\"; }"$'\n'
 prelude+="boot_check() { $top/tools/expsync/boot-check.sh \"\$@\"; }"$'\n'
+# Before any test: no tracepoint's call sites get patched under load.
+prelude+=". $top/tools/expsync/lib.sh; hold_static_calls || exit 1"$'\n'
 
 while IFS='|' read -r rtier section name kernel smp icount timeout append run <&3; do
 	printf '\n== %s: %s  [%ds]\n' "$rtier" "$name" "$(elapsed)"

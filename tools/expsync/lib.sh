@@ -67,6 +67,83 @@ pin_tracepoints() {
 	return 1
 }
 
+# The tracepoints that make check's tests enable, count or trace
+# (tools/testing/selftests/expsync), as tracefs event systems or
+# SYSTEM/EVENT.
+CHECK_TRACEPOINTS=(ipi irq_vectors csd workqueue timer irq expsync
+	sched/sched_switch raw_syscalls kmem/mm_page_free
+	kmem/mm_page_free_batched)
+
+# hold_static_calls: give every tracepoint of CHECK_TRACEPOINTS two
+# probes for the rest of the boot, the ftrace events of two tracefs
+# instances whose buffers stay off.  A tracepoint's call sites are a
+# static call, patched with text_poke_bp() when its probes go from 0 to
+# 1 to 2 and back (tracepoint_add_func(), tracepoint_remove_func());
+# from 2 up, probes come and go without patching.  QEMU 7.2's
+# multi-threaded TCG can run a site's temporary int3 after the patching
+# is over (see pin_tracepoints): an int3 oops at the sched_switch call
+# in __schedule() when a test started tracing under load.  The test
+# kernels have no JUMP_LABEL, so these static calls are all the code the
+# tests would patch.  Systems a kernel lacks (expsync on the
+# CONFIG_EXPSYNC=n kernel) are left out; any other failure is fatal.
+hold_static_calls() {
+	local t=/sys/kernel/tracing i e f
+	[ -d $t/events ] || { echo "FAILED: hold_static_calls: no $t"; return 1; }
+	for i in expsync-hold1 expsync-hold2; do
+		mkdir -p $t/instances/$i &&
+			echo 0 > $t/instances/$i/tracing_on &&
+			echo 4 > $t/instances/$i/buffer_size_kb ||
+			{ echo "FAILED: hold_static_calls: instance $i"; return 1; }
+		for e in "${CHECK_TRACEPOINTS[@]}"; do
+			[ -d "$t/events/$e" ] || [ "$e" = expsync ] ||
+				{ echo "FAILED: hold_static_calls: no event $e"; return 1; }
+			f=$t/instances/$i/events/$e/enable
+			[ -e "$f" ] || continue
+			echo 1 > "$f" ||
+				{ echo "FAILED: hold_static_calls: cannot enable $f"; return 1; }
+		done
+	done
+}
+
+# hold_check: a TAP test of hold_static_calls.  Counts text_poke_sync()'s
+# do_sync_core calls (csd:csd_function_entry, itself held) while the
+# top-level sched_switch event, held, and sched_wakeup, not held, are
+# each turned on and off 5 times: the first must patch nothing, the
+# second, the control, must patch (0->1->0 probes, a static call update
+# each way).
+hold_check() {
+	local t=/sys/kernel/tracing ev n held=- control=-
+	echo "TAP version 13"
+	echo "1..1"
+	echo 0 > $t/tracing_on
+	echo 'func.function == do_sync_core' > $t/events/csd/csd_function_entry/filter &&
+		echo 1 > $t/events/csd/csd_function_entry/enable || {
+		echo "not ok 1 hold_static_calls: cannot trace do_sync_core"
+		return 0
+	}
+	for ev in sched_switch sched_wakeup; do
+		echo > $t/trace
+		echo 1 > $t/tracing_on
+		for n in 1 2 3 4 5; do
+			echo 1 > $t/events/sched/$ev/enable
+			echo 0 > $t/events/sched/$ev/enable
+		done
+		echo 0 > $t/tracing_on
+		n=$(grep -c 'csd_function_entry:' $t/trace)
+		[ $ev = sched_switch ] && held=$n || control=$n
+	done
+	echo 0 > $t/events/csd/csd_function_entry/enable
+	echo 0 > $t/events/csd/csd_function_entry/filter
+	echo > $t/trace
+	echo "# do_sync_core calls while turning on and off 5 times: sched_switch" \
+		"(held) $held, sched_wakeup (not held) $control"
+	if [ "$held" = 0 ] && [ "$control" -gt 0 ]; then
+		echo "ok 1 hold_static_calls: a held tracepoint's events come and go without patching code"
+	else
+		echo "not ok 1 hold_static_calls: a held tracepoint's events come and go without patching code"
+	fi
+}
+
 # mean_sd COL: "mean sd" of column COL of the lines on stdin, sd being
 # the sample standard deviation; fails with fewer than 2 lines.
 mean_sd() {

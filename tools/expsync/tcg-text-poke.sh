@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# [TCG_THREADS=single] tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin]
+# [TCG_THREADS=single] tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin|hold]
 #
 # Reproduces, on any x86 kernel built with JUMP_LABEL (the bench kernels,
 # build/obj-bench-noexpsync being 6.12 itself), the int3 oops that killed make
@@ -17,25 +17,34 @@
 #
 # With "pin", pin_tracepoints (lib.sh, as make run's ledger boots) holds
 # the tracepoints enabled first: the key is patched once, before the
-# hammer starts.  TCG_THREADS=single runs the
+# hammer starts.  With "hold", hold_static_calls (lib.sh, as make
+# check's boots) gives the tracepoints two probes first, so that perf
+# adds and removes a third one and patches nothing (the test kernels,
+# without JUMP_LABEL, have only the static calls to patch).
+# TCG_THREADS=single runs the
 # vCPUs on one host thread (vm-run.sh --tcg-threads), as -icount does.
 # Prints the round the oops came in, or that all rounds passed.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-obj=${1:?usage: tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin]}
+obj=${1:?usage: tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin|hold]}
 rounds=${2:-300} pin=${3:-}
-[ -z "$pin" ] || [ "$pin" = pin ] || { echo "tcg-text-poke: the third argument is 'pin' or nothing" >&2; exit 2; }
+case $pin in
+''|pin) hold= ;;
+hold) hold=$pin pin= ;;
+*) echo "tcg-text-poke: the third argument is 'pin', 'hold' or nothing" >&2; exit 2 ;;
+esac
 out=build/tcg-text-poke
 mkdir -p $out
 # Built aside and renamed: two runs at once never see a half-written file.
 gcc -O2 -Wall -pthread -o $out/hammer.$$ tools/expsync/tcg-text-poke/hammer.c &&
 	mv $out/hammer.$$ $out/hammer || exit 1
 events="-e irq_vectors:call_function_single_entry -e irq_vectors:call_function_entry"
-name=tcg-text-poke-$(basename "$obj")${pin:+-pin}${TCG_THREADS:+-$TCG_THREADS}
+name=tcg-text-poke-$(basename "$obj")${pin:+-pin}${hold:+-hold}${TCG_THREADS:+-$TCG_THREADS}
 tools/expsync/vm-run.sh --kernel "$obj/arch/x86/boot/bzImage" --name "$name" \
 	${TCG_THREADS:+--tcg-threads $TCG_THREADS} --smp 3 \
 	--timeout $((60 + rounds * 10)) --append "kunit.enable=0" -- \
 	"${pin:+. tools/expsync/lib.sh; pin_tracepoints || exit 1;}" \
+	"${hold:+. tools/expsync/lib.sh; hold_static_calls || exit 1;}" \
 	"$out/hammer 1 2 & for i in \$(seq $rounds); do echo \"tcg-text-poke: round \$i\" > /dev/kmsg;" \
 	"taskset -c 0 perf stat -a $events -- sleep 0.02 > /dev/null 2>&1; done;" \
 	"echo tcg-text-poke: $rounds rounds done" > "$out/$name.log" 2>&1
