@@ -27,10 +27,11 @@
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
 obj=${1:?usage: tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin|hold]}
-rounds=${2:-300} pin=${3:-}
-case $pin in
-''|pin) hold= ;;
-hold) hold=$pin pin= ;;
+rounds=${2:-300} mode=${3:-}
+case $mode in
+'') setup= ;;
+pin) setup=pin_tracepoints ;;
+hold) setup=hold_static_calls ;;
 *) echo "tcg-text-poke: the third argument is 'pin', 'hold' or nothing" >&2; exit 2 ;;
 esac
 out=build/tcg-text-poke
@@ -39,12 +40,11 @@ mkdir -p $out
 gcc -O2 -Wall -pthread -o $out/hammer.$$ tools/expsync/tcg-text-poke/hammer.c &&
 	mv $out/hammer.$$ $out/hammer || exit 1
 events="-e irq_vectors:call_function_single_entry -e irq_vectors:call_function_entry"
-name=tcg-text-poke-$(basename "$obj")${pin:+-pin}${hold:+-hold}${TCG_THREADS:+-$TCG_THREADS}
+name=tcg-text-poke-$(basename "$obj")${mode:+-$mode}${TCG_THREADS:+-$TCG_THREADS}
 tools/expsync/vm-run.sh --kernel "$obj/arch/x86/boot/bzImage" --name "$name" \
 	${TCG_THREADS:+--tcg-threads $TCG_THREADS} --smp 3 \
 	--timeout $((60 + rounds * 10)) --append "kunit.enable=0" -- \
-	"${pin:+. tools/expsync/lib.sh; pin_tracepoints || exit 1;}" \
-	"${hold:+. tools/expsync/lib.sh; hold_static_calls || exit 1;}" \
+	"${setup:+. tools/expsync/lib.sh; $setup || exit 1;}" \
 	"$out/hammer 1 2 & for i in \$(seq $rounds); do echo \"tcg-text-poke: round \$i\" > /dev/kmsg;" \
 	"taskset -c 0 perf stat -a $events -- sleep 0.02 > /dev/null 2>&1; done;" \
 	"echo tcg-text-poke: $rounds rounds done" > "$out/$name.log" 2>&1
