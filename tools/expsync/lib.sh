@@ -82,7 +82,7 @@ CHECK_TRACEPOINTS=(ipi irq_vectors csd workqueue timer irq expsync
 # from 2 up, probes come and go without patching.  QEMU 7.2's
 # multi-threaded TCG can run a site's temporary int3 after the patching
 # is over (see pin_tracepoints): an int3 oops at the sched_switch call
-# in __schedule() when a test started tracing under load.  The test
+# in __schedule() when a test starts tracing under load.  The test
 # kernels have no JUMP_LABEL, so these static calls are all the code the
 # tests would patch.  Systems a kernel lacks (expsync on the
 # CONFIG_EXPSYNC=n kernel) are left out; any other failure is fatal.
