@@ -117,9 +117,51 @@ static void tlb_table_test_spare(struct kunit *test)
 		free_page((unsigned long)fresh);
 }
 
+/*
+ * Memory pressure (the shrinker's scan) frees the spare page, and so does
+ * the CPU-dead callback (called here for this live CPU: it only hands
+ * pending tables to RCU and drops the spare).  The shrinker counts the
+ * spare as an object, so that its scan runs at all.
+ */
+static void tlb_table_test_spare_freed(struct kunit *test)
+{
+	struct shrink_control sc = { .gfp_mask = GFP_KERNEL, .nr_to_scan = 1 };
+	struct mmu_table_batch *a, *kept, *left;
+	unsigned long counted, flags;
+	struct tlb_table_pcp *pcp;
+	unsigned int cpu, pass;
+
+	for (pass = 0; pass < 2; pass++) {
+		a = (void *)__get_free_page(GFP_KERNEL);
+		KUNIT_ASSERT_NOT_NULL(test, a);
+		/* No munmap can run on this CPU and take the spare meanwhile. */
+		preempt_disable();
+		cpu = smp_processor_id();
+		pcp = this_cpu_ptr(&tlb_table_pcp);
+		tlb_table_spare_drop(cpu);
+		raw_spin_lock_irqsave(&pcp->lock, flags);
+		kept = tlb_table_spare_put(pcp, a);	/* NULL: a is the spare */
+		raw_spin_unlock_irqrestore(&pcp->lock, flags);
+		counted = tlb_table_shrink_count(NULL, &sc);
+		if (pass == 0)
+			tlb_table_shrink_scan(NULL, &sc);
+		else
+			tlb_table_cpu_dead(cpu);
+		left = data_race(pcp->spare);
+		preempt_enable();
+
+		KUNIT_EXPECT_NULL(test, kept);
+		KUNIT_EXPECT_NE(test, counted, SHRINK_EMPTY);
+		KUNIT_EXPECT_GE(test, counted, 1UL);
+		KUNIT_EXPECT_NULL_MSG(test, left, "spare page kept after %s",
+				      pass ? "the CPU-dead callback" : "the shrinker's scan");
+	}
+}
+
 static struct kunit_case tlb_table_batch_cases[] = {
 	KUNIT_CASE(tlb_table_test_merge),
 	KUNIT_CASE(tlb_table_test_spare),
+	KUNIT_CASE(tlb_table_test_spare_freed),
 	{}
 };
 

@@ -232,9 +232,12 @@ static void test_cpus_def(struct cpumask *mask)
 	cpumask_clear(mask);
 }
 
+/* 0, or the error the mechanism returns on demand. */
+static int test_cpus_err;
+
 static int test_cpus_apply(const struct cpumask *mask)
 {
-	return 0;
+	return test_cpus_err;
 }
 
 static struct expsync_cpulist test_cpulist = {
@@ -300,6 +303,83 @@ static void expsync_test_cpulist_bound(struct kunit *test)
 	}
 }
 
+/* The last expsync_policy_set event of a test knob, as a probe saw it. */
+static struct {
+	unsigned int events;
+	int err;
+	char knob[16], source[16];
+	char old[EXPSYNC_TRACE_TEXT_MAX + 16], new[EXPSYNC_TRACE_TEXT_MAX + 16];
+} test_event;
+
+static void test_policy_set_probe(void *data, const char *knob, const char *old,
+				  const char *new, const char *source, int err)
+{
+	if (strncmp(knob, "test", 4))
+		return;
+	test_event.events++;
+	test_event.err = err;
+	strscpy(test_event.knob, knob);
+	strscpy(test_event.source, source);
+	/* Longer than the cut: the copies end without its "...". */
+	strscpy(test_event.old, old);
+	strscpy(test_event.new, new);
+}
+
+/*
+ * The policy_set tracepoint carries the knob, the old and the requested
+ * value, the source and the error: a value a knob's mechanism refuses
+ * is traced as requested, a text that is no value is not traced, and a
+ * long list is cut to EXPSYNC_TRACE_TEXT_MAX characters ending in "...".
+ */
+static void expsync_test_trace(struct kunit *test)
+{
+	char list[3 * EXPSYNC_TRACE_TEXT_MAX];
+	unsigned int i;
+
+	/* "0,0,...,0": a valid list far longer than the cut. */
+	for (i = 0; i + 2 < sizeof(list); i += 2)
+		memcpy(list + i, "0,", 2);
+	list[i - 1] = '\0';
+	if (!IS_ENABLED(CONFIG_TRACEPOINTS))
+		kunit_skip(test, "no tracepoints (CONFIG_TRACEPOINTS=n)");
+	memset(&test_event, 0, sizeof(test_event));
+	KUNIT_ASSERT_EQ(test, register_trace_expsync_policy_set(test_policy_set_probe, NULL), 0);
+
+	KUNIT_EXPECT_EQ(test, test_write("beta"), 0);
+	KUNIT_EXPECT_EQ(test, test_event.events, 1);
+	KUNIT_EXPECT_STREQ(test, test_event.knob, "test");
+	KUNIT_EXPECT_STREQ(test, test_event.old, "alpha");
+	KUNIT_EXPECT_STREQ(test, test_event.new, "beta");
+	KUNIT_EXPECT_STREQ(test, test_event.source, "kunit");
+	KUNIT_EXPECT_EQ(test, test_event.err, 0);
+
+	test_refuse_gamma = true;
+	KUNIT_EXPECT_EQ(test, test_write("gamma"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_event.events, 2);
+	KUNIT_EXPECT_STREQ(test, test_event.old, "beta");
+	KUNIT_EXPECT_STREQ(test, test_event.new, "gamma");
+	KUNIT_EXPECT_EQ(test, test_event.err, -EINVAL);
+
+	KUNIT_EXPECT_EQ(test, test_write("delta"), -EINVAL);
+	KUNIT_EXPECT_EQ(test, test_event.events, 2);
+
+	scoped_guard(mutex, &expsync_policy_mutex) {
+		test_cpus_err = -EBUSY;
+		KUNIT_EXPECT_EQ(test, expsync_knob_write(&test_cpus_knob, list, "kunit"), -EBUSY);
+		test_cpus_err = 0;
+	}
+	KUNIT_EXPECT_EQ(test, test_event.events, 3);
+	KUNIT_EXPECT_STREQ(test, test_event.knob, "test_cpus");
+	KUNIT_EXPECT_EQ(test, test_event.err, -EBUSY);
+	KUNIT_EXPECT_EQ(test, strlen(test_event.new), (size_t)EXPSYNC_TRACE_TEXT_MAX);
+	KUNIT_EXPECT_STREQ(test, test_event.new + EXPSYNC_TRACE_TEXT_MAX - 3, "...");
+	KUNIT_EXPECT_EQ(test, strncmp(test_event.new, list, EXPSYNC_TRACE_TEXT_MAX - 3), 0);
+
+	unregister_trace_expsync_policy_set(test_policy_set_probe, NULL);
+	/* No probe may still run when the next test resets test_event. */
+	tracepoint_synchronize_unregister();
+}
+
 /* The registered word knobs, one test case each. */
 static const void *expsync_word_knob_gen(const void *prev, char *desc)
 {
@@ -361,6 +441,7 @@ static struct kunit_case expsync_core_cases[] = {
 	KUNIT_CASE(expsync_test_sysctl),
 	KUNIT_CASE(expsync_test_cpulist),
 	KUNIT_CASE(expsync_test_cpulist_bound),
+	KUNIT_CASE(expsync_test_trace),
 	KUNIT_CASE_PARAM(expsync_test_real_words, expsync_word_knob_gen),
 	{}
 };

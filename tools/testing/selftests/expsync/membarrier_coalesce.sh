@@ -47,6 +47,13 @@
 #    its own kind's handler, since a plain round neither syncs cores nor
 #    restarts rseq.  (Without the excuse, a host busy with other
 #    guests leaves tens of calls of 900 uncovered with no kernel at fault.)
+#    Each call is served once by the tracepoint too: one
+#    expsync:expsync_membarrier_call event names its op, with a round
+#    number (all rounds are numbered with the knob on; the flipping run
+#    may have unnumbered ones).
+#    "rseq_cpu" (MEMBARRIER_CMD_FLAG_CPU, CPU 3) shares no round: CPU 3
+#    runs ipi_rseq once per call, less at most the excused calls, and
+#    no expsync_membarrier_call event (a round's) names a call.
 #    Then once more for private while another process flips the knob
 #    off and on without pause (at least 20 writes during the run): no
 #    call uncovered, none left asleep (a run that outlasts 600 s fails).
@@ -62,8 +69,12 @@ nr_membarrier=324	# x86_64
 # Each command's number (uapi linux/membarrier.h) as sys_enter prints
 # it, in hex, and the IPI handler of its rounds.  "mixed" runs the three
 # private kinds at once in one process: each call wants its own kind's.
-declare -A kinds=([private]="8:ipi_mb" [global]="2:ipi_mb" [sync_core]="20:ipi_sync_core"
-		  [rseq]="80:ipi_rseq" [mixed]="8:ipi_mb 20:ipi_sync_core 80:ipi_rseq")
+# The op its expsync_membarrier_call events name is third.
+declare -A kinds=([private]="8:ipi_mb:private_expedited" [global]="2:ipi_mb:global_expedited"
+		  [sync_core]="20:ipi_sync_core:private_expedited_sync_core"
+		  [rseq]="80:ipi_rseq:private_expedited_rseq"
+		  [rseq_cpu]="80:ipi_rseq:private_expedited_rseq")
+kinds[mixed]="${kinds[private]} ${kinds[sync_core]} ${kinds[rseq]}"
 cmds="private global sync_core rseq mixed"
 
 echo "TAP version 13"
@@ -80,8 +91,8 @@ parts=${MEMBARRIER_COALESCE_PARTS:-all}
 max=${MEMBARRIER_COALESCE_MAX:-950}
 case $parts in
 rounds) echo "1..2" ;;
-delivery) echo "1..$((2 + $(wc -w <<<"$cmds")))" ;;
-*) echo "1..$((4 + $(wc -w <<<"$cmds")))" ;;
+delivery) echo "1..$((3 + $(wc -w <<<"$cmds")))" ;;
+*) echo "1..$((5 + $(wc -w <<<"$cmds")))" ;;
 esac
 [[ $parts =~ ^(all|rounds|delivery)$ ]] ||
 	fatal "1 MEMBARRIER_COALESCE_PARTS must be all, rounds or delivery"
@@ -136,17 +147,22 @@ if [ "$parts" = rounds ]; then
 	exit $fail
 fi
 
-# window CMD: trace one run, print "calls uncovered excused"
+# window CMD: trace one run, print "calls uncovered excused handlers
+# served unnumbered" (handlers: every run of CMD's handlers on CPU 3;
+# served: expsync_membarrier_call events naming CMD's ops, unnumbered:
+# those of them with round 0)
 window() {
-	local f="" k log
+	local f="" k h log
 	for k in ${kinds[$1]}; do
-		f="${f:+$f || }func.function == ${k#*:}"
+		h=${k#*:}
+		f="${f:+$f || }func.function == ${h%%:*}"
 	done
 	log=$(mktemp)
 	# A caller stranded asleep would hang the run: it fails instead.
 	trace_run "$log" "raw_syscalls/sys_enter:id == $nr_membarrier" \
 		"raw_syscalls/sys_exit:id == $nr_membarrier" "csd/csd_function_entry:$f" \
-		sched/sched_switch -- "$here/membarrier_bench" 4 "$calls" "$1" 3 ||
+		sched/sched_switch expsync/expsync_membarrier_call -- \
+		"$here/membarrier_bench" 4 "$calls" "$1" 3 ||
 		{ rm -f "$log"; return 1; }
 	# Lines: "comm-PID [CPU] flags TS: event: ...".  A call is the
 	# sys_enter .. sys_exit of one PID; covered when a line of its
@@ -162,6 +178,7 @@ window() {
 			for (i = 1; i <= n; i++) {
 				split(kv[i], p, ":")
 				want["(" p[1] ","] = p[2]
+				ops["op=" p[3]] = 1
 			}
 		}
 		/LOST/ { lost = 1 }
@@ -183,6 +200,13 @@ window() {
 			open[pid] = ""
 			if (match($0, /\([0-9a-f]+,/))
 				open[pid] = want[substr($0, RSTART, RLENGTH)]
+			next
+		}
+		/ expsync_membarrier_call: / {
+			if (match($0, /op=[a-z_]+ round=[0-9]+/)) {
+				split(substr($0, RSTART, RLENGTH), q, " ")
+				if (q[1] in ops) { served++; unnumbered += q[2] == "round=0" }
+			}
 			next
 		}
 		/ csd_function_entry: / {
@@ -209,7 +233,7 @@ window() {
 			e[nc] = enter[pid]; x[nc] = ts; nc++
 		}
 		END {
-			if (lost) { print -1, -1, -1; exit }
+			if (lost) { print -1, -1, -1, -1, -1, -1; exit }
 			if (out) oe[no++] = 1e12
 			for (i = 0; i < nc; i++) {
 				ok = 0
@@ -219,7 +243,7 @@ window() {
 					if (os[k] < x[i] && oe[k] > e[i]) { ok = 1; excused++ }
 				bad += !ok
 			}
-			print nc, bad + 0, excused + 0
+			print nc, bad + 0, excused + 0, nh, served + 0, unnumbered + 0
 		}' "$log"
 	rm -f "$log"
 }
@@ -227,15 +251,19 @@ window() {
 echo on > $sysctl || fatal "$((n + 1)) cannot set membarrier_coalesce=on"
 for cmd in $cmds; do
 	n=$((n + 1))
-	read -r nc bad excused < <(window "$cmd") || fatal "$n tracing membarrier_bench $cmd failed"
+	read -r nc bad excused _ served unnumbered < <(window "$cmd") ||
+		fatal "$n tracing membarrier_bench $cmd failed"
 	echo "# $cmd, membarrier_coalesce=on: $nc calls traced, $excused excused" \
 		"(CPU 3 ran another task during them), $bad others without" \
-		"their command's handler on CPU 3 inside"
-	if [ "$nc" = $((3 * calls)) ] && [ "$bad" = 0 ] && [ $((2 * excused)) -le "$nc" ]; then
+		"their command's handler on CPU 3 inside; expsync_membarrier_call:" \
+		"$served naming its op, $unnumbered of them with round 0"
+	if [ "$nc" = $((3 * calls)) ] && [ "$bad" = 0 ] && [ $((2 * excused)) -le "$nc" ] &&
+	   [ "$served" = "$nc" ] && [ "$unnumbered" = 0 ]; then
 		echo "ok $n $cmd: every call served by a round that began after it"
 	else
 		echo "not ok $n $cmd: $nc calls traced (want $((3 * calls))), $bad uncovered," \
-			"$excused excused (at most half)"
+			"$excused excused (at most half), $served calls served by the" \
+			"tracepoint (want all), $unnumbered with round 0 (want none)"
 		fail=1
 	fi
 done
@@ -253,7 +281,7 @@ flips=$(mktemp)
 	done
 ) &
 flipper=$!
-read -r nc bad excused < <(window private) || nc=
+read -r nc bad excused _ served _ < <(window private) || nc=
 kill -TERM $flipper
 wait $flipper
 nflips=$(cat "$flips")
@@ -261,13 +289,35 @@ rm -f "$flips"
 echo on > $sysctl || fatal "$n cannot set membarrier_coalesce=on"
 echo "# private, membarrier_coalesce flipped $nflips times meanwhile: ${nc:-no} calls" \
 	"traced, $excused excused, $bad others without ipi_mb on CPU 3 inside"
-if [ -n "$nc" ] && [ "$nc" = $((3 * calls)) ] && [ "$bad" = 0 ] &&
+if [ -n "$nc" ] && [ "$nc" = $((3 * calls)) ] && [ "$bad" = 0 ] && [ "$served" = "$nc" ] &&
    [ $((2 * excused)) -le "$nc" ] && [ "${nflips:-0}" -ge 20 ]; then
 	echo "ok $n private, knob flipped throughout: every call served by a round that" \
 		"began after it"
 else
 	echo "not ok $n private, knob flipped throughout: $nc calls traced (want" \
-		"$((3 * calls))), $bad uncovered, $excused excused, $nflips flips (want >= 20)"
+		"$((3 * calls))), $bad uncovered, $excused excused, $nflips flips (want >= 20)," \
+		"$served served by the tracepoint"
+	fail=1
+fi
+# MEMBARRIER_CMD_FLAG_CPU takes no round, so none is shared: each of
+# the three callers' calls interrupts CPU 3 itself, while CPU 3 runs
+# the process.  ipi_rseq runs on CPU 3 once per call, but for calls that
+# found another task there (at most the excused ones).  Were they to
+# share rounds as the other commands' calls do here (0.82 .. 0.91
+# rounds per call), CPU 3 would run fewer handlers than that.
+n=$((n + 1))
+read -r nc bad excused nh served _ < <(window rseq_cpu) ||
+	fatal "$n tracing membarrier_bench rseq_cpu failed"
+echo "# rseq with FLAG_CPU 3, membarrier_coalesce=on: $nc calls traced, $nh ipi_rseq" \
+	"on CPU 3, $excused calls excused (CPU 3 ran another task during them);" \
+	"$served expsync_membarrier_call events (a round's)"
+if [ "$nc" = $((3 * calls)) ] && [ "$bad" = 0 ] && [ $((2 * excused)) -le "$nc" ] &&
+   [ "$nh" -le "$nc" ] && [ "$nh" -ge $((nc - excused)) ] && [ "$served" = 0 ]; then
+	echo "ok $n rseq with FLAG_CPU: no round shared, one IPI to CPU 3 per call"
+else
+	echo "not ok $n rseq with FLAG_CPU: $nh ipi_rseq on CPU 3 for $nc calls" \
+		"(want $((3 * calls))), $excused excused (want $((nc - excused)) .. $nc runs)," \
+		"$bad uncovered, $served round events (want none)"
 	fail=1
 fi
 n=$((n + 1))

@@ -27,7 +27,11 @@
 #    count over the 0-call baselines of all commands on all targets, + 2.
 # expsync's own counters (debugfs stats) must agree: each call counts
 # once in membarrier_ipi_many or membarrier_ipi_single, by the strategy
-# (the registration may add one), never in the other.
+# (the registration may add one), never in the other.  So must its
+# tracepoint: expsync:expsync_membarrier_ipi events with the command's
+# op, the strategy and nr_cpus = N-1 (every spinner targeted, and the
+# caller's CPU too for sync_core; a call that finds one preempted has
+# fewer) number within the handler band.
 # Then, under each strategy, rseq with MEMBARRIER_CMD_FLAG_CPU naming the
 # last CPU: ipi_rseq runs there within the same band, by a single-CPU IPI
 # whatever the strategy, and on no other target.
@@ -46,6 +50,9 @@ ncpus=$(nproc)
 cmds="private global sync_core rseq"
 declare -A handler=([private]=ipi_mb [global]=ipi_mb [sync_core]=ipi_sync_core [rseq]=ipi_rseq
 	[rseq_cpu]=ipi_rseq)
+# The op each command's expsync_membarrier_ipi event names.
+declare -A op=([private]=private_expedited [global]=global_expedited
+	[sync_core]=private_expedited_sync_core [rseq]=private_expedited_rseq)
 
 . "$(dirname "$0")/expsync_lib.sh"
 ktap_print_header
@@ -60,13 +67,24 @@ stats=/sys/kernel/debug/expsync/stats
 stat_of() { awk -v k="$1" '$1 == k { print $2 }' $stats; }
 orig=$(cat $sysctl)
 
-# count CMD CALLS -> per CPU "cpu handler fn single", one line each
+# sym EVENT NAME: the number the expsync EVENT records for NAME (an op
+# or a strategy), from its format file's __print_symbolic() table.
+sym() {
+	grep -o "{ [0-9]*, \"$2\" }" "/sys/kernel/tracing/events/expsync/$1/format" |
+		head -n 1 | tr -dc 0-9
+}
+
+# count CMD CALLS [FILTER] -> per CPU "cpu handler fn single ev", one line
+# each; ev: expsync_membarrier_ipi events that match FILTER (0 without)
 count() {
 	local out
+	local -a ev=()
+
+	[ -z "$3" ] || ev=(-e expsync:expsync_membarrier_ipi --filter "$3")
 	out=$(mktemp)
 	if ! perf stat -a -A -x, -o "$out" -e irq_vectors:call_function_entry \
 		-e irq_vectors:call_function_single_entry \
-		-e csd:csd_function_entry --filter "func.function == ${handler[$1]}" -- \
+		-e csd:csd_function_entry --filter "func.function == ${handler[$1]}" "${ev[@]}" -- \
 		"$here/membarrier_bench" "$ncpus" "$2" "$1" > /dev/null; then
 		rm -f "$out"
 		return 1
@@ -77,9 +95,11 @@ count() {
 			if ($4 == "csd:csd_function_entry") h[c] = $2
 			if ($4 == "irq_vectors:call_function_entry") fn[c] = $2
 			if ($4 == "irq_vectors:call_function_single_entry") sg[c] = $2
+			if ($4 == "expsync:expsync_membarrier_ipi") ev[c] = $2
 			seen[c] = 1
 		}
-		END { for (c in seen) print c, h[c] + 0, fn[c] + 0, sg[c] + 0 }' "$out" | sort -n
+		END { for (c in seen) print c, h[c] + 0, fn[c] + 0, sg[c] + 0, ev[c] + 0 }' "$out" |
+		sort -n
 	rm -f "$out"
 }
 
@@ -142,7 +162,13 @@ for strategy in many single; do
 	echo "$strategy" > $sysctl || fatal "cannot set membarrier_ipi=$strategy"
 	for cmd in $cmds; do
 		m0=$(stat_of membarrier_ipi_many) s0=$(stat_of membarrier_ipi_single)
-		got=$(count "$cmd" "$calls")
+		ipi=expsync_membarrier_ipi
+		f="op == $(sym $ipi "${op[$cmd]}") && strategy == $(sym $ipi $strategy)"
+		# sync_core's rounds run on the caller's CPU too.
+		nt=$((ncpus - 1))
+		[ $cmd != sync_core ] || nt=$ncpus
+		got=$(count "$cmd" "$calls" "$f && nr_cpus == $nt")
+		evs=$(awk '{ s += $5 } END { print s + 0 }' <<<"$got")
 		dm=$(($(stat_of membarrier_ipi_many) - m0))
 		ds=$(($(stat_of membarrier_ipi_single) - s0))
 		if [ $strategy = many ]; then mine=$dm other=$ds; else mine=$ds other=$dm; fi
@@ -161,12 +187,15 @@ for strategy in many single; do
 			END { if (t != nt) printf " targets=%d", t }' <<<"$got")
 		[ "$mine" -ge "$calls" ] && [ "$mine" -le $((calls + 2)) ] && [ "$other" = 0 ] ||
 			bad+=" counters: membarrier_ipi_many +$dm, membarrier_ipi_single +$ds"
+		[ "$evs" -ge $hlo ] && [ "$evs" -le "$calls" ] ||
+			bad+=" $evs expsync_membarrier_ipi events with $f && nr_cpus == $nt"
 		echo "# membarrier_ipi=$strategy $cmd, $calls calls, per target CPU" \
 			"(${handler[$cmd]}, call_function, call_function_single):" \
-			"$(per_cpu <<<"$got"); counters: many +$dm, single +$ds"
+			"$(per_cpu <<<"$got"); counters: many +$dm, single +$ds;" \
+			"$evs expsync_membarrier_ipi events naming it"
 		what="membarrier_ipi=$strategy $cmd: ${handler[$cmd]} ran on each target"
 		[ -n "$got" ] || bad="no counts"
-		verdict "$what once a call, by the strategy's vector and counter" "$bad"
+		verdict "$what once a call, by the strategy's vector, counter and tracepoint" "$bad"
 	done
 	got=$(count rseq_cpu "$calls")
 	bad=$(awk -v n="$calls" -v hlo=$hlo -v ss=$ss -v last=$((ncpus - 1)) '

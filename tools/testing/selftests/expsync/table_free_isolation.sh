@@ -47,6 +47,8 @@
 #       (8 s of collapses: about 130 syncs and 30 such entries, each of
 #       them some tens of microseconds in the kernel.)
 #    Bad words written to table_sync_ipi are refused and change nothing.
+#    Writing 0 then goes back to the choice made at boot: it reads as
+#    before and test 2's count comes out the same again.
 # 4. What table_free does, seen by the page allocator's own tracepoints
 #    rather than expsync's counters: a task on CPU $hk maps, touches
 #    once per 2 MB and unmaps 4 MB $FREE_ROUNDS times (default 400;
@@ -171,17 +173,24 @@ echo N > $fi_dir/ignore-gfp-highmem
 echo 0 > $fi_dir/min-order
 echo 1 > $fi_dir/interval
 echo -1 > $fi_dir/times
-echo 100 > $fi_dir/probability
-out=$(mktemp)
-before=$(stat_of table_free_alone)
-perf stat -x, -o "$out" -a -e csd:csd_function_entry \
-	--filter 'func.function == tlb_remove_table_smp_sync' -- \
-	taskset -c $hk "$here/table_free_bench" munmap-failing "$rounds" >/dev/null
-rc=$?
-echo 0 > $fi_dir/probability
-alone=$(( $(stat_of table_free_alone) - before ))
-ipis=$(awk -F, '$3 == "csd:csd_function_entry" { print $1 }' "$out")
-rm -f "$out"
+# syncs_alone: "RC ALONE IPIS" of $rounds unmaps with the batch page
+# failing: the bench's exit status, the tables freed alone and the
+# tlb_remove_table_smp_sync calls on all CPUs.
+syncs_alone() {
+	local out before rc alone
+	out=$(mktemp)
+	echo 100 > $fi_dir/probability
+	before=$(stat_of table_free_alone)
+	perf stat -x, -o "$out" -a -e csd:csd_function_entry \
+		--filter 'func.function == tlb_remove_table_smp_sync' -- \
+		taskset -c $hk "$here/table_free_bench" munmap-failing "$rounds" >/dev/null
+	rc=$?
+	echo 0 > $fi_dir/probability
+	alone=$(( $(stat_of table_free_alone) - before ))
+	echo $rc $alone "$(awk -F, '$3 == "csd:csd_function_entry" { print $1 }' "$out")"
+	rm -f "$out"
+}
+read -r rc alone ipis < <(syncs_alone)
 echo "# $rounds unmaps (exit $rc), batch pages failed: $alone tables freed alone," \
 	"$ipis tlb_remove_table_smp_sync calls on all CPUs; flushes are IPIs: $flush_ipis"
 want_ipis=0
@@ -235,7 +244,13 @@ sleep 1
 read -r user_hk user_iso user_entries user_c < <(syncs_while_collapsing)
 kill $spid; wait $spid 2>/dev/null; spid=
 echo "$orig_rt" > /proc/sys/kernel/sched_rt_runtime_us
+# Writing 0 goes back to the boot's choice: test 2's count again.
+echo 0 > $sync_ipi
+read -r back_rc back_alone back_ipis < <(syncs_alone)
+back_read=$(cat $sync_ipi)
 echo "$orig_sync_ipi" > $sync_ipi
+echo "# table_sync_ipi=0 again (reads $back_read): $back_alone tables freed alone," \
+	"$back_ipis tlb_remove_table_smp_sync calls (test 2: $ipis)"
 echo "# table_sync_ipi=1, tlb_remove_table_smp_sync on CPU $hk and CPU $iso:" \
 	"CPU $iso idle: $idle_hk, $idle_iso ($idle_c collapses);" \
 	"CPU $iso spinning in user mode: $user_hk, $user_iso ($user_c collapses," \
@@ -243,12 +258,17 @@ echo "# table_sync_ipi=1, tlb_remove_table_smp_sync on CPU $hk and CPU $iso:" \
 if [ "$idle_hk" != none ] && [ "$idle_iso" != none ] && [ "$idle_hk" -ge 5 ] &&
    [ $((idle_iso * 10)) -ge $((idle_hk * 9)) ] &&
    [ "$user_hk" != none ] && [ "$user_hk" -ge 5 ] && [ "$user_iso" != none ] &&
-   [ "$user_iso" -le "$user_entries" ] && [ $((user_iso * 10)) -le "$user_hk" ]; then
-	echo "ok 3 table sync IPIs spare a CPU running user code"
+   [ "$user_iso" -le "$user_entries" ] && [ $((user_iso * 10)) -le "$user_hk" ] &&
+   [ "$back_rc" = 0 ] && [ "$back_alone" -ge "$rounds" ] && [ "$back_read" = "$orig_sync_ipi" ] &&
+   { { [ $flush_ipis = 1 ] && [ "$back_ipis" = 0 ]; } ||
+     { [ $flush_ipis = 0 ] && [ -n "$back_ipis" ] && [ "$back_ipis" -gt 0 ]; }; }; then
+	echo "ok 3 table sync IPIs spare a CPU running user code; 0 restores the boot's choice"
 else
 	echo "not ok 3 table sync: CPU $iso got $idle_iso of $idle_hk syncs idle (want >= 9/10)," \
 		"$user_iso of $user_hk spinning in user mode (want <= 1/10 and <=" \
-		"$user_entries, its other kernel entries)"
+		"$user_entries, its other kernel entries); after writing 0: reads $back_read" \
+		"(want $orig_sync_ipi), $back_ipis sync IPIs for $back_alone tables freed alone" \
+		"(want as test 2)"
 	fail=1
 fi
 
