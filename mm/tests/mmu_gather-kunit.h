@@ -147,6 +147,7 @@ static void tlb_table_test_spare_freed(struct kunit *test)
 			tlb_table_shrink_scan(NULL, &sc);
 		else
 			tlb_table_cpu_dead(cpu);
+		/* Racy only with this CPU's munmaps, which preemption keeps off. */
 		left = data_race(pcp->spare);
 		preempt_enable();
 
