@@ -128,10 +128,10 @@ static void membarrier_test_round_queue(struct kunit *test)
 			break;
 		}
 		/* It sleeps on the wait queue or, the only other place, the mutex. */
-		for (i = 0; i < 500; i++) {
+		for (i = 0; i < 250; i++) {
 			if (READ_ONCE(c.started) && READ_ONCE(t->__state) == TASK_UNINTERRUPTIBLE)
 				break;
-			msleep(10);
+			msleep(20);
 		}
 		KUNIT_EXPECT_EQ_MSG(test, READ_ONCE(t->__state), TASK_UNINTERRUPTIBLE,
 				    "the caller never slept (%s kind)", own ? "own" : "another");
