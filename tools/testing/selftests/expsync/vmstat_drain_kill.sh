@@ -28,7 +28,9 @@ ktap_print_header
 [ "$(id -u)" = 0 ] || skip "must run as root"
 [ -w $sysctl/vmstat_drain_now ] || skip "no $sysctl/vmstat_drain_now"
 [ -d $tr/events/expsync/expsync_vmstat_drain_now ] || skip "no expsync tracepoints"
-[ -d /sys/devices/system/cpu/cpu$cpu ] || skip "no CPU $cpu"
+# The spinner starves CPU $cpu's other tasks: only where it is isolated.
+cpu_in_list "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)" $cpu ||
+	skip "CPU $cpu is not nohz_full"
 [ -x "$here/isolation_ledger" ] || skip "no isolation_ledger"
 ktap_set_plan 1
 
