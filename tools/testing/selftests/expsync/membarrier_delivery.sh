@@ -160,10 +160,10 @@ echo "# bands: handler $hlo..$calls; vector: handler-2 .. handler+$sf (call_func
 	"or +$ss (call_function_single); call_function under single <= $sf"
 for strategy in many single; do
 	echo "$strategy" > $sysctl || fatal "cannot set membarrier_ipi=$strategy"
+	strategy_nr=$(sym expsync_membarrier_ipi $strategy)
 	for cmd in $cmds; do
 		m0=$(stat_of membarrier_ipi_many) s0=$(stat_of membarrier_ipi_single)
-		ipi=expsync_membarrier_ipi
-		f="op == $(sym $ipi "${op[$cmd]}") && strategy == $(sym $ipi $strategy)"
+		f="op == $(sym expsync_membarrier_ipi "${op[$cmd]}") && strategy == $strategy_nr"
 		# sync_core's rounds run on the caller's CPU too.
 		nt=$((ncpus - 1))
 		[ $cmd != sync_core ] || nt=$ncpus

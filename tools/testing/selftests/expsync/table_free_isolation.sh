@@ -190,14 +190,20 @@ syncs_alone() {
 	echo $rc $alone "$(awk -F, '$3 == "csd:csd_function_entry" { print $1 }' "$out")"
 	rm -f "$out"
 }
+# syncs_as_boot RC ALONE IPIS: syncs_alone's line shows the run freed
+# each table alone, and sent sync IPIs exactly where a flush may skip a
+# CPU.
+syncs_as_boot() {
+	[ "$1" = 0 ] && [ "$2" -ge "$rounds" ] && [ -n "$3" ] &&
+		{ { [ $flush_ipis = 1 ] && [ "$3" = 0 ]; } ||
+		  { [ $flush_ipis = 0 ] && [ "$3" -gt 0 ]; }; }
+}
 read -r rc alone ipis < <(syncs_alone)
 echo "# $rounds unmaps (exit $rc), batch pages failed: $alone tables freed alone," \
 	"$ipis tlb_remove_table_smp_sync calls on all CPUs; flushes are IPIs: $flush_ipis"
 want_ipis=0
 [ $flush_ipis = 1 ] || want_ipis='> 0'
-if [ $rc = 0 ] && [ "$alone" -ge "$rounds" ] && [ -n "$ipis" ] &&
-   { { [ $flush_ipis = 1 ] && [ "$ipis" = 0 ]; } ||
-     { [ $flush_ipis = 0 ] && [ "$ipis" -gt 0 ]; }; }; then
+if syncs_as_boot "$rc" "$alone" "$ipis"; then
 	echo "ok 2 table sync IPIs only where a flush may skip a CPU"
 else
 	echo "not ok 2 table sync: expected >= $rounds tables freed alone and $want_ipis sync IPIs"
@@ -259,9 +265,7 @@ if [ "$idle_hk" != none ] && [ "$idle_iso" != none ] && [ "$idle_hk" -ge 5 ] &&
    [ $((idle_iso * 10)) -ge $((idle_hk * 9)) ] &&
    [ "$user_hk" != none ] && [ "$user_hk" -ge 5 ] && [ "$user_iso" != none ] &&
    [ "$user_iso" -le "$user_entries" ] && [ $((user_iso * 10)) -le "$user_hk" ] &&
-   [ "$back_rc" = 0 ] && [ "$back_alone" -ge "$rounds" ] && [ "$back_read" = "$orig_sync_ipi" ] &&
-   { { [ $flush_ipis = 1 ] && [ "$back_ipis" = 0 ]; } ||
-     { [ $flush_ipis = 0 ] && [ -n "$back_ipis" ] && [ "$back_ipis" -gt 0 ]; }; }; then
+   [ "$back_read" = "$orig_sync_ipi" ] && syncs_as_boot "$back_rc" "$back_alone" "$back_ipis"; then
 	echo "ok 3 table sync IPIs spare a CPU running user code; 0 restores the boot's choice"
 else
 	echo "not ok 3 table sync: CPU $iso got $idle_iso of $idle_hk syncs idle (want >= 9/10)," \

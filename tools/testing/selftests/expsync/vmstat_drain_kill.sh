@@ -48,8 +48,8 @@ restore() {
 trap restore EXIT
 
 # spin: policy user-return, CPU $cpu outside the set and taken by a
-# SCHED_FIFO spinner, RT throttling off: a drain's fold work there cannot
-# run, so the drain waits for it.
+# SCHED_FIFO spinner, RT throttling off: a drain's fold work there waits
+# for the fair server, and the drain for it.
 spin() {
 	echo > $sysctl/vmstat_drain_cpus
 	echo user-return > $sysctl/vmstat_drain

@@ -157,11 +157,10 @@ policy=/proc/sys/kernel/expsync/vmstat_drain
 # with no return to user mode: a fold there (idle) must be seen too.
 # The counters' growth must equal what the tracepoint saw for each
 # reason, and the items its items; each of those reasons must have been
-# seen.  Other
-# CPUs keep folding meanwhile, so each read of the counters is bracketed
-# by trace markers: a fold traced inside a bracket may be on either side
-# of the read, and the counts must lie between the folds surely between
-# the reads and those possibly between them.
+# seen.  Other CPUs keep folding meanwhile, so each read of the counters
+# is bracketed by trace markers: a fold traced inside a bracket may be on
+# either side of the read, and the counts must lie between the folds
+# surely between the reads and those possibly between them.
 tr=/sys/kernel/tracing
 tf=$tr/events/expsync/expsync_vmstat_fold
 snap() {
