@@ -43,6 +43,18 @@ check "the scaling curves stand beside seed 000's figures, with their plots" \
 
 # Each claim of every figure passes where it holds and fails where it
 # does not (report_test.py's unit tests, on report.py's own list).
+check "seed 004's costs stand beside the counter functions' instructions, judged" \
+	'grep -q "^| __mod_node_page_state | direct | 3 | 25 / 25 / 25 | 0 | 2 | 0 | 0 | 0 | 0 | 0 | 20 |$" $d/report.md && grep -q "locked cmpxchg 12 cycles" $d/report.md && [ "$(grep -c "^- PASS fast path: " $d/report.md)" = 2 ]' \
+	"$(grep -m1 '^| __mod_node_page_state | direct' "$d/report.md")"
+
+d=$tmp/fastpath
+make_logs "$d"
+sed -i '/"variant": "direct"/s/"lock_rmw": 2/"lock_rmw": 0/' "$d/fastpath-bench.jsonl"
+python3 "$here/report.py" "$d" > "$tmp/out" 2> "$tmp/err"; rc=$?
+check "a direct counter update that holds it per CPU fails make run" \
+	'[ $rc = 1 ] && grep -q "claim failed: fast path: under direct" $tmp/err' \
+	"exit $rc: $(grep -m1 'fast path: under direct' "$d/summary.txt")"
+
 python3 "$here/report_test.py" > "$tmp/unit" 2>&1; rc=$?
 check "every figure's claim holds on data where it is true, fails where false" \
 	'[ $rc = 0 ]' "exit $rc: $(tail -n 3 "$tmp/unit" | tr '\n' ' ')"

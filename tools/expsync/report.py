@@ -9,7 +9,9 @@ ledger-bench-noexpsync.log and ledger-bench.log (the isolation ledger's
 "# ledger LABEL cause=N ..." lines, one per window), ledger.txt (its
 claims, tools/expsync/ledger.py), scaling-bench-noexpsync.log and
 scaling-bench.log (records of the 8-vCPU boots, eval/scaling.sh),
-fastpath.txt and phases.txt, and
+fastpath.txt (fastpath-check.sh), fastpath-bench-noexpsync.jsonl and
+fastpath-bench.jsonl (the counter functions' calls stepped by gdb,
+fastpath-steps.sh), phases.txt, and
 nomem-612.log and nomem-test.log (membarrier under fault injection, in
 test-configuration boots: eval/nomem.sh), whose claim report.py makes.
 
@@ -69,6 +71,15 @@ SCALE_RUNS = 3
 # microseconds per extra core" against 1.5.
 SEED000_MANY_S = [20.173, 20.506, 22.632, 24.759, 26.633, 29.654, 30.669]
 SEED000_SINGLE_S = [18.801, 29.086, 46.841, 53.758, 70.856, 81.142, 98.362]
+# Seed 004 (i7-11850H, get_cycles() over 200,000 loops): cycles per
+# operation, by the kinds that fastpath_steps.py counts.
+SEED004_CYCLES = [("lock_cmpxchg", "locked cmpxchg", 12),
+                  ("cmpxchg", "cmpxchg without lock", 3),
+                  ("lock_rmw", "locked add return", 10),
+                  ("sti", "enabling interrupts (STI)", 4),
+                  ("cli", "disabling interrupts (CLI)", 12),
+                  ("preempt", "preemption off + on (a pair: 3 per op here)", 6)]
+FASTPATH_VARIANTS = ["6.12", "periodic", "user-return", "direct"]
 
 
 class Claim:
@@ -511,7 +522,90 @@ def claims(d, quick, figs):
                 m = re.match(r"(PASS|FAIL)\|([^|]*)\|(.*)$", line.strip())
                 if m:
                     out.append(m.groups())
-    return out + nomem_claim(figs) + figure_claims(figs)
+    return out + fastpath_claims(fastpath_calls(d), quick) + nomem_claim(figs) + \
+        figure_claims(figs)
+
+
+def fastpath_calls(d):
+    """{(function, variant): [call]} of the counter functions' calls that
+    gdb stepped through (tools/expsync/fastpath-steps.sh: one JSON line
+    per call, both kernels)."""
+    calls = {}
+    for k in ("bench-noexpsync", "bench"):
+        p = os.path.join(d, "fastpath-%s.jsonl" % k)
+        if os.path.exists(p):
+            with open(p) as f:
+                for line in f:
+                    r = json.loads(line)
+                    calls.setdefault((r["fn"], r["variant"]), []).append(r)
+    return calls
+
+
+def fastpath_claims(calls, quick):
+    """The counter functions' instructions per call: periodic and
+    user-return take 6.12's shortest path (the same code and the same
+    thresholds), and under direct every call reaches the global counters
+    (a locked read-modify-write: nothing is held per CPU)."""
+    if quick:
+        return [("NOT-JUDGED", "fast path instructions", NOT_QUICK)]
+    if not calls:
+        return [("FAIL", "fast path instructions", "fastpath-*.jsonl not produced")]
+    fns = sorted({fn for fn, v in calls if v == "6.12"})
+    same, direct = [], []
+    for fn in fns:
+        base = min(r["insns"] for r in calls[(fn, "6.12")])
+        for v in ("periodic", "user-return"):
+            got = calls.get((fn, v))
+            if not got or min(r["insns"] for r in got) != base:
+                same.append("%s %s: %s against 6.12's %d" % (
+                    fn, v, min(r["insns"] for r in got) if got else "no calls", base))
+        got = calls.get((fn, "direct"))
+        unlocked = [r for r in got or [] if not r["lock_rmw"] + r["lock_cmpxchg"]]
+        if not got or unlocked:
+            direct.append("%s: %s" % (fn, "%d of %d calls without a locked RMW" % (
+                len(unlocked), len(got)) if got else "no calls"))
+    if not fns:
+        return [("FAIL", "fast path instructions", "no calls stepped on 6.12")]
+    return [("FAIL" if same else "PASS",
+             "fast path: periodic and user-return run 6.12's fewest instructions per call",
+             "; ".join(same) or "%d functions, equal" % len(fns)),
+            ("FAIL" if direct else "PASS",
+             "fast path: under direct every call updates the global counters (locked RMW)",
+             "; ".join(direct) or "%d functions, every call" % len(fns))]
+
+
+def fastpath_md(calls):
+    """Seed 004's costs beside the counter functions' executed instructions
+    per call, per policy, or nothing when not stepped."""
+    fns = sorted({fn for fn, v in calls if v == "6.12"})
+    if not fns:
+        return []
+    md = ["", "## vmstat counter fast path: seed 004's costs, as executed instructions", "",
+          "gdb on QEMU's gdbstub steps through real calls of each counter function on "
+          "the isolated CPU 3 while it maps, touches and unmaps a page in a loop "
+          "(tools/expsync/fastpath-steps.sh), from entry to return, interrupts masked: "
+          "the instructions the call executed, and among them seed 004's priced "
+          "primitives (counts of the median call).  Seed 004 (Christoph Lameter's "
+          "objection, i7-11850H): " + ", ".join(
+              "%s %d cycles" % (t, c) for _, t, c in SEED004_CYCLES) + ".  The last "
+          "column prices the median call's primitives at those cycles (POPF unpriced).",
+          "", "| function | kernel / policy | calls | instructions min / median / max "
+          "| locked cmpxchg | other locked RMW | cmpxchg | CLI | STI | POPF | preempt ops "
+          "| seed-004 cycles |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+    for fn in fns:
+        for v in FASTPATH_VARIANTS:
+            got = sorted(calls.get((fn, v), []), key=lambda r: r["insns"])
+            if not got:
+                md.append("| %s | %s | 0 | MISSING | | | | | | | | |" % (fn, v))
+                continue
+            med = got[(len(got) - 1) // 2]
+            cyc = sum(med[k] * c for k, _, c in SEED004_CYCLES if k != "preempt") + \
+                med["preempt"] * 3
+            md.append("| %s | %s | %d | %d / %d / %d | %s | %d |" % (
+                fn, v, len(got), got[0]["insns"], med["insns"], got[-1]["insns"],
+                " | ".join(str(med[k]) for k in ("lock_cmpxchg", "lock_rmw", "cmpxchg",
+                                                  "cli", "sti", "popf", "preempt")), cyc))
+    return md
 
 
 def nomem_claim(figs):
@@ -576,7 +670,7 @@ def summary(figs, missing, problems, cls, phases):
     return lines[:40]
 
 
-def markdown(figs, missing, problems, cls, quick):  # noqa: C901
+def markdown(figs, missing, problems, cls, quick, calls):  # noqa: C901
     md = ["# expsync against 6.12", "",
           "Every figure is measured on the `CONFIG_EXPSYNC=n` bench kernel (6.12, with "
           "the series' first patch) and on the expsync bench kernel, in one `make run`, "
@@ -611,10 +705,11 @@ def markdown(figs, missing, problems, cls, quick):  # noqa: C901
                 f["base"], cell))
     md += explained(figs)
     md += scaling_md(figs)
+    md += fastpath_md(calls)
     md += ["", "## claims", "",
            "The figures' own (report.py Claim: a 95% Welch t interval of the "
            "ratio of means), the isolation ledger's (tools/expsync/ledger.py), the fast "
-           "path's (fastpath-check.sh) and no-ENOMEM's.", ""]
+           "path's (fastpath-check.sh, fastpath-steps.sh) and no-ENOMEM's.", ""]
     md += ["- %s %s: %s" % c for c in cls]
     if missing or problems:
         md += ["", "## MISSING", ""] + ["- " + m for m in problems + missing]
@@ -1016,7 +1111,7 @@ def main_report(d):
     if os.path.exists(os.path.join(d, "phases.txt")):
         with open(os.path.join(d, "phases.txt")) as f:
             phases = [re.sub(r"^\s*\((.*)\)\s*$", r"\1", x.strip()) for x in f if x.strip()]
-    md = markdown(figs, missing, problems, cls, quick)
+    md = markdown(figs, missing, problems, cls, quick, fastpath_calls(d))
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     missing += html(d, md, figs)

@@ -12,11 +12,13 @@ builds its cases on them.
 claim of every figure passes on made-up runs where it holds and fails
 where it does not, and the interval fits the noise.
 """
+import json
 import os
 import sys
 import unittest
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import fastpath_steps  # noqa: E402
 import report  # noqa: E402
 
 # Made-up runs are tight (+-0.1% steps) unless a test says otherwise.
@@ -71,6 +73,24 @@ def figure_runs(f, n):
     return out
 
 
+# Calls as fastpath-steps.sh records them: (function, variant) -> (instructions,
+# locked RMWs, cmpxchg without lock), the shapes stepped on the bench kernels.
+FASTPATH_SHAPES = {("__mod_node_page_state", v): (20, 0, 0) for v in report.FASTPATH_VARIANTS}
+FASTPATH_SHAPES.update({("mod_node_page_state", v): (31, 0, 1) for v in report.FASTPATH_VARIANTS})
+FASTPATH_SHAPES[("__mod_node_page_state", "direct")] = (25, 2, 0)
+FASTPATH_SHAPES[("mod_node_page_state", "direct")] = (35, 2, 1)
+
+
+def fastpath_calls(shapes, n=3):
+    """{(function, variant): [call]} of n calls of each shape."""
+    calls = {}
+    for (fn, v), (insns, locked, cmpxchg) in shapes.items():
+        rec = dict({k: 0 for k in fastpath_steps.KINDS}, variant=v, fn=fn, insns=insns,
+                   lock_rmw=locked, cmpxchg=cmpxchg, asm=[])
+        calls[(fn, v)] = [dict(rec) for _ in range(n)]
+    return calls
+
+
 def make_logs(d, quick):
     os.makedirs(d, exist_ok=True)
     with open(os.path.join(d, "guest-bench-noexpsync.log"), "w") as b, \
@@ -88,6 +108,10 @@ def make_logs(d, quick):
         f.write("   (build: 1 s)\n")
     if quick:
         return
+    for (fn, v), got in fastpath_calls(FASTPATH_SHAPES).items():
+        k = "bench-noexpsync" if v == "6.12" else "bench"
+        with open(os.path.join(d, "fastpath-%s.jsonl" % k), "a") as f:
+            f.writelines(json.dumps(r) + "\n" for r in got)
     cfg = {"rcu/user-return": "table_free=rcu,vmstat_drain=user-return",
            "immediate/direct": "table_free=immediate,vmstat_drain=direct",
            "auto/periodic": "table_free=auto,vmstat_drain=periodic"}
@@ -176,6 +200,44 @@ class Claims(unittest.TestCase):
         lo6, _, hi6 = report.ratio_interval(x3 * 2, y3 * 2)
         self.assertGreater(hi3 - lo3, hi6 - lo6)
         self.assertIsNone(report.ratio_interval(xs, [0.0] * 5))
+
+
+class FastPath(unittest.TestCase):
+    def test_kinds(self):
+        """Seed 004's primitives, as gdb prints them on the bench kernel."""
+        for asm, k in [("lock cmpxchg %rdx,(%rdi)", "lock_cmpxchg"),
+                       ("lock add %rdx,(%rdi,%rax,1)", "lock_rmw"),
+                       ("xchg   %rax,(%rdx)", "lock_rmw"), ("xchg   %rax,%rdx", None),
+                       ("cmpxchg %sil,%gs:(%r8)", "cmpxchg"), ("cli", "cli"), ("sti", "sti"),
+                       ("popf", "popf"),
+                       ("incl   %gs:0x7eb2567b(%rip)        # 0x2b5c8 <pcpu_hot+8>", "preempt"),
+                       ("decl   %gs:0x7eb2567b(%rip)        # 0x2b5c8 <pcpu_hot+8>", "preempt"),
+                       ("mov    %gs:0x7ef5d224(%rip),%rdx        # 0x2b5c0 <pcpu_hot>", None),
+                       ("incl   %gs:0x7eb2567b(%rip)        # 0x2b5d0 <pcpu_hot+16>", None),
+                       ("add    %rcx,%rdx", None)]:
+            self.assertEqual(fastpath_steps.kind(asm), k, asm)
+
+    def verdicts(self, shapes):
+        return [c[0] for c in report.fastpath_claims(fastpath_calls(shapes), False)]
+
+    def test_claims(self):
+        """Both hold on the stepped shapes; a periodic call shorter or longer
+        than 6.12's fails the first, a direct call without a locked RMW the
+        second; QUICK=1 does not judge, no calls at all fail."""
+        self.assertEqual(self.verdicts(FASTPATH_SHAPES), ["PASS", "PASS"])
+        for insns in (19, 21):
+            bad = dict(FASTPATH_SHAPES)
+            bad[("__mod_node_page_state", "periodic")] = (insns, 0, 0)
+            self.assertEqual(self.verdicts(bad), ["FAIL", "PASS"])
+        bad = dict(FASTPATH_SHAPES)
+        bad[("mod_node_page_state", "direct")] = (31, 0, 1)
+        self.assertEqual(self.verdicts(bad), ["PASS", "FAIL"])
+        bad = dict(FASTPATH_SHAPES)
+        del bad[("mod_node_page_state", "user-return")]
+        self.assertEqual(self.verdicts(bad), ["FAIL", "PASS"])
+        self.assertEqual(report.fastpath_claims({}, True)[0][0], "NOT-JUDGED")
+        self.assertEqual(report.fastpath_claims({}, False)[0][0], "FAIL")
+
 
 if __name__ == "__main__":
     if sys.argv[1:2] == ["make-logs"]:

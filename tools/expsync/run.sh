@@ -123,6 +123,9 @@ scaling_on() {
 # "alloc_cpumask_var: failed!"), which vm-run.sh reports as a splat
 # (status 126): accepted there when every stack trace is one of those
 # and the console shows no other splat.
+fastpath_on() {
+	tools/expsync/fastpath-steps.sh "obj-$1" "$1" "$out/fastpath-$1.jsonl" > "$2" 2>&1
+}
 nomem_on() {
 	local k=build/obj-test/arch/x86/boot/bzImage st con=build/vm/nomem-$1/console.log
 	[ "$1" = 612 ] && k=build/nomem612/obj/arch/x86/boot/bzImage
@@ -202,6 +205,10 @@ if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
 		grep '^@T' "$out/scaling-$k.log" |
 			awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
 	done
+fi
+if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
+	phase "vmstat fast path: gdb steps through the counter functions' calls on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, CPU 3 isolated)"
+	side_by_side fastpath_on fastpath-steps
 fi
 if [ -n "$nomem" ]; then
 	phase "membarrier under fault injection on the test kernel and the noexpsync one with 6.12's membarrier.c, side by side (2 vCPUs)"

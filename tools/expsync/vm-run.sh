@@ -2,19 +2,21 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # vm-run.sh --kernel IMG [--smp N] [--append ARGS] [--icount 1]
-#           [--tcg-threads single] [--timeout S] [--name NAME] -- CMD
+#           [--tcg-threads single] [--timeout S] [--name NAME]
+#           [--gdb PORT] -- CMD
 #
 # Boot IMG under qemu-system-x86_64 (TCG) with the host root read-only
 # over virtio-9p and this repository read-write at the same path; run
 # CMD as root in the repository; print its output; exit with its status.
 # The kernel console goes to build/vm/NAME/console.log.  The run fails
 # if the guest hangs past the timeout, or if the console shows a kernel
-# splat even when CMD succeeded.
+# splat even when CMD succeeded.  --gdb opens QEMU's gdbstub on
+# 127.0.0.1:PORT (one gdb thread per vCPU, CPU n is thread n + 1).
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
-kernel= smp=2 append= icount= threads= timeout=600 name=
+kernel= smp=2 append= icount= threads= timeout=600 name= gdb=
 while [ $# -gt 0 ]; do
 	case "$1" in
 	--kernel) kernel=$2; shift 2 ;;
@@ -24,6 +26,7 @@ while [ $# -gt 0 ]; do
 	--tcg-threads) threads=$2; shift 2 ;;
 	--timeout) timeout=$2; shift 2 ;;
 	--name) name=$2; shift 2 ;;
+	--gdb) gdb=$2; shift 2 ;;
 	--) shift; break ;;
 	*) echo "vm: unknown option $1" >&2; exit 2 ;;
 	esac
@@ -55,6 +58,7 @@ qemu_args=(-machine q35 -accel "$accel" -cpu max -smp "$smp" -m 2G
 	-fsdev "local,id=repo,path=$top,security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo)
 [ "$icount" = 1 ] && qemu_args+=(-icount shift=0,sleep=off)
+[ -z "$gdb" ] || qemu_args+=(-gdb "tcp:127.0.0.1:$gdb")
 
 boot="console=ttyS0 root=/dev/root rootfstype=9p"
 boot+=" rootflags=trans=virtio,version=9p2000.L,access=any,msize=512000"

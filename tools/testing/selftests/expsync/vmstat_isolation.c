@@ -101,6 +101,11 @@
  * prints "getppid_ns X page_cycle_ns Y": the exit-to-user cost of a
  * policy is the difference between runs under each (guest clock; under
  * QEMU -icount, 1 ns = 1 instruction).
+ *
+ * vmstat_isolation pages CPU
+ *
+ * On CPU, maps, touches and unmaps one page over and over until killed:
+ * counter updates for a debugger to step through.
  */
 #define _GNU_SOURCE
 #include <sched.h>
@@ -659,6 +664,20 @@ static int cost(int cpu, long n)
 	return 0;
 }
 
+static int pages(int cpu)
+{
+	pin_to_cpu(cpu);
+	for (;;) {
+		char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+		if (p == MAP_FAILED)
+			return 2;
+		p[0] = 1;
+		munmap(p, 4096);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct samples got = { 0 };
@@ -672,6 +691,8 @@ int main(int argc, char **argv)
 		return drift(atoi(argv[2]), atof(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "put"))
 		return !write_file(argv[2], argv[3]);	/* one write(), "" too */
+	if (argc == 3 && !strcmp(argv[1], "pages"))
+		return pages(atoi(argv[2]));
 	if (argc == 4 && !strcmp(argv[1], "cost"))
 		return cost(atoi(argv[2]), atol(argv[3]));
 	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "drain"))
