@@ -159,7 +159,8 @@ for cmd in $cmds; do
 	awk '$2 || $4 { exit 1 }' <<<"$base" || fatal "${handler[$cmd]} ran with 0 calls: $base"
 done
 hlo=$((calls - calls / 50 - 2))
-echo "# per target CPU: handler runs (perf), traced runs, by call_function," 	"by call_function_single; band $hlo..$calls, at most 2 by the other vector"
+echo "# per target CPU: handler runs (perf), traced runs, by call_function," \
+	"by call_function_single; band $hlo..$calls, at most 2 by the other vector"
 for strategy in many single; do
 	echo "$strategy" > $sysctl || fatal "cannot set membarrier_ipi=$strategy"
 	strategy_nr=$(sym expsync_membarrier_ipi $strategy)
@@ -189,7 +190,8 @@ for strategy in many single; do
 		[ "$evs" -ge $hlo ] && [ "$evs" -le "$calls" ] ||
 			bad+=" $evs expsync_membarrier_ipi events with $f && nr_cpus == $nt"
 		echo "# membarrier_ipi=$strategy $cmd, $calls calls:$(per_cpu <<<"$got");" \
-			"counters: many +$dm, single +$ds; $evs expsync_membarrier_ipi events naming it"
+			"counters: many +$dm, single +$ds;" \
+			"$evs expsync_membarrier_ipi events naming it"
 		what="membarrier_ipi=$strategy $cmd: ${handler[$cmd]} ran on each target"
 		[ -n "$got" ] || bad="no counts"
 		verdict "$what once a call, by the strategy's vector, counter and tracepoint" "$bad"
