@@ -582,8 +582,8 @@ def fastpath_md(calls):
         return []
     md = ["", "## vmstat counter fast path: seed 004's costs, as executed instructions", "",
           "gdb on QEMU's gdbstub steps through real calls of each counter function on "
-          "the isolated CPU 3 while it maps, touches and unmaps a page in a loop "
-          "(tools/expsync/fastpath-steps.sh), from entry to return, interrupts masked: "
+          "the isolated CPU 3 (expsync: the vmstat_drain set) while it maps, touches and "
+          "unmaps a page in a loop (tools/expsync/fastpath-steps.sh), from entry to return, interrupts masked: "
           "the instructions the call executed, and among them seed 004's priced "
           "primitives (counts of the median call).  Seed 004 (Christoph Lameter's "
           "objection, i7-11850H): " + ", ".join(
