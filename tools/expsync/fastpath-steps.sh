@@ -21,13 +21,12 @@ funcs="__mod_zone_page_state __mod_node_page_state mod_zone_page_state mod_node_
 vmlinux=$top/build/$obj/vmlinux
 [ -f "$vmlinux" ] || { echo "fastpath-steps: no $vmlinux" >&2; exit 2; }
 dir=$top/build/vm/fastpath-$name
-port=$((20000 + RANDOM % 20000))
 rm -rf "$dir"
 mkdir -p "$dir"
 : > "$out"
 
 tools/expsync/vm-run.sh --kernel "$top/build/$obj/arch/x86/boot/bzImage" \
-	--name "fastpath-$name-vm" --smp 4 --timeout 1800 --gdb $port \
+	--name "fastpath-$name-vm" --smp 4 --timeout 1800 --gdb "$dir/gdb.sock" \
 	--append "nokaslr nohz_full=$cpu isolcpus=nohz,domain,$cpu" \
 	-- "tools/expsync/eval/fastpath-guest.sh $dir $cpu" > "$dir/guest.log" 2>&1 &
 vm=$!
@@ -48,11 +47,12 @@ for v in $(cat "$dir/variants" 2>/dev/null); do
 		FASTPATH_SAMPLES=${FASTPATH_SAMPLES:-20} FASTPATH_OUT=$out \
 		FASTPATH_ATTACHED=$dir/attached-$v \
 		timeout 900 gdb -q -batch -nx -ex "file $vmlinux" \
-		-ex "target remote 127.0.0.1:$port" \
+		-ex "target remote $dir/gdb.sock" \
 		-ex "source $top/tools/expsync/fastpath_steps.py" \
 		-ex detach > "$dir/gdb-$v.log" 2>&1 ||
 		{ echo "fastpath-steps: gdb failed on $v, see $dir/gdb-$v.log" >&2; rc=1; }
-	touch "$dir/done-$v"
+	# The guest waits for both; after a failure, for nothing.
+	touch "$dir/attached-$v" "$dir/done-$v"
 done
 wait $vm || { echo "fastpath-steps: the guest failed, see $dir/guest.log" >&2; rc=1; }
 exit $rc

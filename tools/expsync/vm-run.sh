@@ -3,7 +3,7 @@
 #
 # vm-run.sh --kernel IMG [--smp N] [--append ARGS] [--icount 1]
 #           [--tcg-threads single] [--timeout S] [--name NAME]
-#           [--gdb PORT] -- CMD
+#           [--gdb SOCKET] -- CMD
 #
 # Boot IMG under qemu-system-x86_64 (TCG) with the host root read-only
 # over virtio-9p and this repository read-write at the same path; run
@@ -11,7 +11,7 @@
 # The kernel console goes to build/vm/NAME/console.log.  The run fails
 # if the guest hangs past the timeout, or if the console shows a kernel
 # splat even when CMD succeeded.  --gdb opens QEMU's gdbstub on
-# 127.0.0.1:PORT (one gdb thread per vCPU, CPU n is thread n + 1).
+# the Unix socket SOCKET (one gdb thread per vCPU, CPU n is thread n + 1).
 set -uo pipefail
 
 . "$(dirname "$0")/lib.sh"
@@ -58,7 +58,7 @@ qemu_args=(-machine q35 -accel "$accel" -cpu max -smp "$smp" -m 2G
 	-fsdev "local,id=repo,path=$top,security_model=none,multidevs=remap"
 	-device virtio-9p-pci,fsdev=repo,mount_tag=repo)
 [ "$icount" = 1 ] && qemu_args+=(-icount shift=0,sleep=off)
-[ -z "$gdb" ] || qemu_args+=(-gdb "tcp:127.0.0.1:$gdb")
+[ -z "$gdb" ] || qemu_args+=(-gdb "unix:$gdb,server=on,wait=off")
 
 boot="console=ttyS0 root=/dev/root rootfstype=9p"
 boot+=" rootflags=trans=virtio,version=9p2000.L,access=any,msize=512000"
