@@ -639,6 +639,19 @@ static int drain_beside_load(int cpu, long n, int fifo)
 	return 0;
 }
 
+/* Map, touch and unmap one page; -1 when mmap() fails. */
+static int page_cycle(void)
+{
+	char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+
+	if (p == MAP_FAILED)
+		return -1;
+	p[0] = 1;
+	munmap(p, 4096);
+	return 0;
+}
+
 static int cost(int cpu, long n)
 {
 	double t0, t1, t2;
@@ -649,15 +662,9 @@ static int cost(int cpu, long n)
 	for (i = 0; i < n; i++)
 		getppid();
 	t1 = now();
-	for (i = 0; i < n; i++) {
-		char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (p == MAP_FAILED)
+	for (i = 0; i < n; i++)
+		if (page_cycle())
 			return 2;
-		p[0] = 1;
-		munmap(p, 4096);
-	}
 	t2 = now();
 	printf("getppid_ns %.0f page_cycle_ns %.0f\n", (t1 - t0) * 1e9 / n,
 	       (t2 - t1) * 1e9 / n);
@@ -667,15 +674,9 @@ static int cost(int cpu, long n)
 static int pages(int cpu)
 {
 	pin_to_cpu(cpu);
-	for (;;) {
-		char *p = mmap(NULL, 4096, PROT_READ | PROT_WRITE,
-			       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-
-		if (p == MAP_FAILED)
-			return 2;
-		p[0] = 1;
-		munmap(p, 4096);
-	}
+	while (!page_cycle())
+		;
+	return 2;
 }
 
 int main(int argc, char **argv)
