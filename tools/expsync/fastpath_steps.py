@@ -5,14 +5,14 @@
 # entry to return, and prints per call one JSON line: the function, how
 # many instructions ran, and how many of them were the primitives seed
 # 004 priced (locked cmpxchg and other locked read-modify-writes,
-# cmpxchg without lock, IRQ off/on, preemption off/on).  QEMU steps with IRQs and timers masked,
-# so what is counted is the call itself.
+# cmpxchg without lock, IRQ off/on, preemption off/on).  QEMU steps with
+# IRQs and timers masked, so what is counted is the call itself.
 #
 # Environment: FASTPATH_CPU (the vCPU), FASTPATH_FUNCS, FASTPATH_SAMPLES
 # (calls per function), FASTPATH_VARIANT, FASTPATH_OUT (appended to),
 # FASTPATH_ATTACHED (a file created once the breakpoints are set).
-# Sampling ends when every function has its calls or the guest calls
-# sync(2), which ends its window.
+# A function's breakpoint goes once it has its calls; sampling ends when
+# the guest calls sync(2), which ends its window.
 import json
 import os
 import re

@@ -504,7 +504,7 @@ def guest_problems(d):
     return out
 
 
-def claims(d, quick, figs):
+def claims(d, quick, figs, calls):
     """The STATUS|name|detail lines of the ledger and the fast path (the
     ledger's only when it ran: not under QUICK=1 unless QUICK holds it),
     then the no-ENOMEM claim and the figures' own (figure_claims())."""
@@ -522,8 +522,7 @@ def claims(d, quick, figs):
                 m = re.match(r"(PASS|FAIL)\|([^|]*)\|(.*)$", line.strip())
                 if m:
                     out.append(m.groups())
-    return out + fastpath_claims(fastpath_calls(d), quick) + nomem_claim(figs) + \
-        figure_claims(figs)
+    return out + fastpath_claims(calls, quick) + nomem_claim(figs) + figure_claims(figs)
 
 
 def fastpath_calls(d):
@@ -583,8 +582,8 @@ def fastpath_md(calls):
     md = ["", "## vmstat counter fast path: seed 004's costs, as executed instructions", "",
           "gdb on QEMU's gdbstub steps through real calls of each counter function on "
           "the isolated CPU 3 (expsync: the vmstat_drain set) while it maps, touches and "
-          "unmaps a page in a loop (tools/expsync/fastpath-steps.sh), from entry to return, interrupts masked: "
-          "the instructions the call executed, and among them seed 004's priced "
+          "unmaps a page in a loop (tools/expsync/fastpath-steps.sh), from entry to "
+          "return, interrupts masked: the instructions the call executed, and among them seed 004's priced "
           "primitives (counts of the median call).  Seed 004 (Christoph Lameter's "
           "objection, i7-11850H): " + ", ".join(
               "%s %d cycles" % (t, c) for _, t, c in SEED004_CYCLES) + ".  The last "
@@ -1106,12 +1105,13 @@ def md_html(md):
 def main_report(d):
     figs, missing, quick = build(d)
     problems = guest_problems(d)
-    cls = claims(d, quick, figs)
+    calls = fastpath_calls(d)
+    cls = claims(d, quick, figs, calls)
     phases = []
     if os.path.exists(os.path.join(d, "phases.txt")):
         with open(os.path.join(d, "phases.txt")) as f:
             phases = [re.sub(r"^\s*\((.*)\)\s*$", r"\1", x.strip()) for x in f if x.strip()]
-    md = markdown(figs, missing, problems, cls, quick, fastpath_calls(d))
+    md = markdown(figs, missing, problems, cls, quick, calls)
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     missing += html(d, md, figs)

@@ -117,15 +117,16 @@ scaling_on() {
 		--name "scaling-$1" --smp 8 --icount 1 --timeout 2400 \
 		-- "$top/tools/expsync/eval/scaling.sh" > "$2" 2>&1
 }
+# fastpath_on KERNEL LOG: the counter functions' calls stepped by gdb.
+fastpath_on() {
+	tools/expsync/fastpath-steps.sh "obj-$1" "$1" "$out/fastpath-$1.jsonl" > "$2" 2>&1
+}
 # nomem_on KERNEL LOG: the no-ENOMEM figure (eval/nomem.sh) on the test
 # kernel ("test") or the noexpsync one with 6.12's membarrier.c ("612").
 # 6.12's failed allocations each dump the stack (DEBUG_PER_CPU_MAPS:
 # "alloc_cpumask_var: failed!"), which vm-run.sh reports as a splat
 # (status 126): accepted there when every stack trace is one of those
 # and the console shows no other splat.
-fastpath_on() {
-	tools/expsync/fastpath-steps.sh "obj-$1" "$1" "$out/fastpath-$1.jsonl" > "$2" 2>&1
-}
 nomem_on() {
 	local k=build/obj-test/arch/x86/boot/bzImage st con=build/vm/nomem-$1/console.log
 	[ "$1" = 612 ] && k=build/nomem612/obj/arch/x86/boot/bzImage

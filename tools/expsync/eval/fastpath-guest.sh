@@ -3,8 +3,9 @@
 #
 # fastpath-guest.sh DIR CPU: the guest half of fastpath-steps.sh.  For
 # each vmstat_drain policy (on expsync, with CPU the set; "6.12" on =n),
-# named first in DIR/variants, runs "vmstat_isolation pages CPU", says DIR/ready-VARIANT, waits for
-# the host's DIR/attached-VARIANT (gdb has its breakpoints), lets the
+# named first in DIR/variants, runs "vmstat_isolation pages CPU", says
+# DIR/ready-VARIANT, waits for the host's DIR/attached-VARIANT (gdb has
+# its breakpoints), lets the
 # loop run WINDOW seconds, stops it and calls sync(2), which ends the
 # host's sampling; then waits for DIR/done-VARIANT.
 . "$(dirname "$0")/../lib.sh"
