@@ -17,7 +17,7 @@ tr -d '\r' < "$log" | awk -v label="$label" '
 			return
 		st = (line ~ /^not ok/) ? "FAIL" : "PASS"
 		why = fails
-		if (st == "FAIL" && why == "") why = substr(last, 1, 100)
+		if (st == "FAIL" && why == "") why = substr(last, 1, 400)
 		if (line ~ /# SKIP/) {
 			st = "SKIP"
 			why = skipwhy
@@ -41,7 +41,7 @@ tr -d '\r' < "$log" | awk -v label="$label" '
 		}
 		if ($0 ~ /^(# )+not ok /) {
 			f = $0; sub(/^(# )+/, "", f)
-			fails = fails (fails == "" ? "" : "; ") substr(f, 1, 100)
+			fails = fails (fails == "" ? "" : "; ") substr(f, 1, 400)
 		}
 		next
 	}

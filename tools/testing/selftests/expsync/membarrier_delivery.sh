@@ -34,8 +34,16 @@
 # caller's CPU too for sync_core; a call that finds one preempted has
 # fewer) number within the handler band.
 # Then, under each strategy, rseq with MEMBARRIER_CMD_FLAG_CPU naming the
-# last CPU: ipi_rseq runs there within the same band, all but 2 runs by a
-# single-CPU IPI whatever the strategy, and on no other CPU.
+# last CPU: ipi_rseq runs there within the same band, on no other CPU, and
+# is sent by a single-CPU IPI whatever the strategy.  That is judged where
+# the IPI is sent: csd:csd_queue_cpu records each csd queued for ipi_rseq,
+# its target and its call site; every one must target the last CPU and
+# come from the single-CPU path (its call site in smp_call_function_single
+# or generic_exec_single, not in a caller of smp_call_function_many_cond),
+# and each must run there once.  The
+# receiving vector is printed but not judged: with one target, a csd
+# that finds an IPI already on its way to the CPU runs in that one,
+# whichever vector it came by.
 # Last, under each strategy, 5 registrations (membarrier_bench with 0
 # calls): each ipi_sync_rq_state on a target must have come by the
 # strategy's vector, at most one by the other.
@@ -73,26 +81,29 @@ sym() {
 }
 
 # traced FUNC CMD...: runs CMD while tracefs records FUNC's
-# csd_function_entry and the entries of both call-function vectors; then
-# prints per CPU that ran FUNC "cpu runs many single": its runs, and how
+# csd_queue_cpu and csd_function_entry and the entries of both
+# call-function vectors; then prints per CPU that FUNC ran on or was
+# queued for "cpu runs many single queued by_single": its runs there, how
 # many came right after a call_function, a call_function_single entry on
-# that CPU.
+# that CPU, the csds queued for it, and how many of those the single-CPU
+# path queued (__smp_call_single_queue's caller, as the call site).
 tr=/sys/kernel/tracing
-trace_events="csd/csd_function_entry irq_vectors/call_function_entry
+trace_events="csd/csd_queue_cpu csd/csd_function_entry irq_vectors/call_function_entry
 	irq_vectors/call_function_single_entry"
 traced() {
 	local func=$1 e rc=0
 
 	shift
 	echo 0 > $tr/tracing_on && echo > $tr/trace || return 1
-	echo "func.function == $func" > $tr/events/csd/csd_function_entry/filter ||
-		return 1
+	for e in csd_queue_cpu csd_function_entry; do
+		echo "func.function == $func" > $tr/events/csd/$e/filter || return 1
+	done
 	for e in $trace_events; do echo 1 > $tr/events/$e/enable || return 1; done
 	echo 1 > $tr/tracing_on
 	"$@" > /dev/null || rc=1
 	echo 0 > $tr/tracing_on
 	for e in $trace_events; do echo 0 > $tr/events/$e/enable; done
-	echo 0 > $tr/events/csd/csd_function_entry/filter
+	for e in csd_queue_cpu csd_function_entry; do echo 0 > $tr/events/csd/$e/filter; done
 	[ $rc = 0 ] || return 1
 	awk '/^#/ { next }
 		{
@@ -102,16 +113,22 @@ traced() {
 		/ call_function_entry:/ { v[c] = "many" }
 		/ call_function_single_entry:/ { v[c] = "single" }
 		/ csd_function_entry:/ { runs[c]++; by[c, v[c]]++ }
+		/ csd_queue_cpu:/ {
+			for (i = 1; i <= NF; i++) if ($i ~ /^cpu=[0-9]+$/) t = substr($i, 5) + 0
+			runs[t] += 0; queued[t]++
+			if (/ callsite=(smp_call_function_single|generic_exec_single)\+/) by_single[t]++
+		}
 		END {
 			for (c in runs)
-				print c, runs[c], by[c, "many"] + 0, by[c, "single"] + 0
+				print c, runs[c], by[c, "many"] + 0, by[c, "single"] + 0,
+					queued[c] + 0, by_single[c] + 0
 		}' $tr/trace | sort -n
 }
 
-# count CMD CALLS [FILTER] -> per CPU "cpu handler ev runs many single",
-# one line each: perf's count of the handler's runs, of the
-# expsync_membarrier_ipi events that match FILTER (0 without), and the
-# handler's runs as traced() puts them down to a vector.
+# count CMD CALLS [FILTER] -> per CPU "cpu handler ev runs many single
+# queued by_single", one line each: perf's count of the handler's runs, of
+# the expsync_membarrier_ipi events that match FILTER (0 without), and
+# traced()'s figures.
 count() {
 	local out att
 	local -a ev=()
@@ -125,7 +142,7 @@ count() {
 		return 1
 	fi
 	awk -F'[, ]' '
-		FILENAME != ARGV[1] { t[$1] = $2 " " $3 " " $4; next }
+		FILENAME != ARGV[1] { t[$1] = $2 " " $3 " " $4 " " $5 " " $6; next }
 		$1 ~ /^CPU[0-9]+$/ && $2 ~ /^[0-9]+$/ {
 			c = substr($1, 4)
 			if ($4 == "csd:csd_function_entry") h[c] = $2
@@ -134,7 +151,7 @@ count() {
 		}
 		END {
 			for (c in seen)
-				print c, h[c] + 0, ev[c] + 0, (c in t) ? t[c] : "0 0 0"
+				print c, h[c] + 0, ev[c] + 0, (c in t) ? t[c] : "0 0 0 0 0"
 		}' "$out" "$att" | sort -n
 	rm -f "$out" "$att"
 }
@@ -198,15 +215,18 @@ for strategy in many single; do
 	done
 	got=$(count rseq_cpu "$calls")
 	bad=$(awk -v n="$calls" -v hlo=$hlo -v last=$((ncpus - 1)) '
-		$1 == 0 { next }
-		$1 == last && ($2 < hlo || $2 > n || $4 != $2 || $6 < $2 - 2 || $5 > 2) ||
-		$1 != last && $2 != 0 { printf " cpu%d=%d,%d,%d,%d", $1, $2, $4, $5, $6 }
+		$1 == last && ($2 < hlo || $2 > n || $4 != $2 || $7 != $2 || $8 != $7) ||
+		$1 != last && ($2 != 0 || $7 != 0) {
+			printf " cpu%d=%d,%d,%d,%d,%d,%d", $1, $2, $4, $5, $6, $7, $8
+		}
 		$1 == last { seen = 1 }
 		END { if (!seen) printf " cpu%d=no counts", last }' <<<"$got")
-	echo "# membarrier_ipi=$strategy rseq FLAG_CPU to CPU $((ncpus - 1)), $calls calls:" \
-		"$(per_cpu <<<"$got")"
+	echo "# membarrier_ipi=$strategy rseq FLAG_CPU to CPU $((ncpus - 1)), $calls calls" \
+		"(runs, traced, by call_function, by call_function_single, queued, queued by" \
+		"the single-CPU path):" \
+		"$(awk '{ printf " cpu%d=%d,%d,%d,%d,%d,%d", $1, $2, $4, $5, $6, $7, $8 }' <<<"$got")"
 	what="membarrier_ipi=$strategy rseq FLAG_CPU: ipi_rseq ran on CPU $((ncpus - 1))"
-	verdict "$what once a call by a single-CPU IPI, on no other CPU" "$bad"
+	verdict "$what once a call, queued by the single-CPU path, on no other CPU" "$bad"
 	read -r runs vmany vsingle < <(traced ipi_sync_rq_state reg_bench |
 		awk '$1 != 0 { r += $2; m += $3; s += $4 }
 			END { print r + 0, m + 0, s + 0 }') || runs=
