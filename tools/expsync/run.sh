@@ -110,12 +110,13 @@ programs_on() {
 		--name "programs-$1" --smp 4 --icount 1 --timeout 1800 \
 		-- "PROGRAMS_PART=membarrier $top/tools/expsync/eval/40-programs.sh" > "$2" 2>&1
 }
-# scaling_on KERNEL-DIR LOG: seed 000's table and coalescing as callers
-# grow (eval/scaling.sh), 8 vCPUs, none isolated, under -icount.
+# scaling_on KERNEL-DIR LOG [VARIANTS]: seed 000's table and coalescing
+# as callers grow (eval/scaling.sh; only expsync's VARIANTS if given),
+# 8 vCPUs, none isolated, under -icount.
 scaling_on() {
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
-		--name "scaling-$1" --smp 8 --icount 1 --timeout 2400 \
-		-- "$top/tools/expsync/eval/scaling.sh" > "$2" 2>&1
+		--name "scaling-$1${3:+-${3// /}}" --smp 8 --icount 1 --timeout 2400 \
+		-- "SCALE_VARIANTS='${3:-}' $top/tools/expsync/eval/scaling.sh" > "$2" 2>&1
 }
 # fastpath_on KERNEL LOG: the counter functions' calls stepped by gdb.
 fastpath_on() {
@@ -156,30 +157,33 @@ side_by_side() {
 		wait "${pids[$i]}" || { echo "   $1 ${k[$i]} failed (status $?)"; rc=1; }
 	done
 }
-# The evaluation in three boots on two host cores: expsync runs every
-# variant, 6.12 one, so expsync's scripts are split to even the load
-# (under -icount a figure counts guest instructions, whatever the host
-# does).  Core 1: expsync's table_free and programs; core 2: all of
-# 6.12's, then expsync's membarrier and vmstat (make run prints the
-# guest seconds of each part, "@T").
-phase "evaluation on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, CPU 3 isolated, -icount shift=0)"
-eval_noexpsync_then_bench() {
-	local st=0
-	eval_on bench-noexpsync "$out/guest-bench-noexpsync.log" ||
-		{ echo "   eval_on bench-noexpsync failed (status $?)"; st=1; }
-	eval_on bench "$out/guest-bench.b.log" "10 30" ||
-		{ echo "   eval_on bench (10 30) failed (status $?)"; st=1; }
+# three_boots FN PREFIX PARTS_A PARTS_B: FN's work in three boots on the
+# two host cores.  expsync runs every variant, 6.12 one, so expsync's
+# work is split to even the load (under -icount a figure counts guest
+# instructions, whatever the host does; make run prints the guest
+# seconds of each part, "@T"): core 1 boots expsync for PARTS_A, core 2
+# boots 6.12, then expsync for PARTS_B.  PREFIX-bench.log gets both.
+three_boots() {
+	local fn=$1 p=$2 pid_a st=0
+
+	"$fn" bench "$out/$p-bench.a.log" "$3" & pid_a=$!
+	"$fn" bench-noexpsync "$out/$p-bench-noexpsync.log" ||
+		{ echo "   $fn bench-noexpsync failed (status $?)"; st=1; }
+	"$fn" bench "$out/$p-bench.b.log" "$4" ||
+		{ echo "   $fn bench ($4) failed (status $?)"; st=1; }
+	wait $pid_a || { echo "   $fn bench ($3) failed (status $?)"; st=1; }
+	cat "$out/$p-bench.a.log" "$out/$p-bench.b.log" > "$out/$p-bench.log"
 	return $st
 }
+phase "evaluation on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, CPU 3 isolated, -icount shift=0)"
 if [ -n "$quick" ]; then
 	# QUICK=1 measures no programs: one boot per kernel, one core each.
 	side_by_side eval_on guest
 else
-	eval_on bench "$out/guest-bench.a.log" "20 40" & pid_a=$!
-	eval_noexpsync_then_bench & pid_b=$!
-	wait $pid_a || { echo "   eval_on bench (20 40) failed (status $?)"; rc=1; }
-	wait $pid_b || rc=1
-	cat "$out/guest-bench.a.log" "$out/guest-bench.b.log" > "$out/guest-bench.log"
+	# In the last full run's guest seconds: expsync's membarrier and
+	# programs (199 + 153) against 6.12's four scripts, then expsync's
+	# table_free and vmstat (172 + 107 + 73).
+	three_boots eval_on guest "10 40" "20 30" || rc=1
 fi
 for k in bench-noexpsync bench; do
 	grep -E '^ *(MISSING|FAILED)' "$out/guest-$k.log"
@@ -200,7 +204,9 @@ if [ -z "$quick" ] && { [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "*
 fi
 if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
 	phase "scaling curves on obj-bench-noexpsync and obj-bench, side by side (8 vCPUs, -icount shift=0)"
-	side_by_side scaling_on scaling
+	# Guest seconds: expsync's many, single and off (37 + 73 + 109)
+	# against 6.12's (174), then expsync's on (56).
+	three_boots scaling_on scaling "many single off" on || rc=1
 	for k in bench-noexpsync bench; do
 		grep -E '^ *(MISSING|FAILED)' "$out/scaling-$k.log"
 		grep '^@T' "$out/scaling-$k.log" |

@@ -13,6 +13,8 @@
 #    K = 1..7 callers among the 8 threads: runs of the command's IPI
 #    handler per 1000 calls (mb_scale_rounds_cK) and calls per second
 #    (mb_scale_cps_cK); variants off, on.
+# SCALE_VARIANTS='many off': only those of expsync's variants (make run
+# splits them over two boots to even its two host cores); all if unset.
 . "$(dirname "$0")/../lib.sh"
 dir=$(expsync_ksft_dir)
 sysctl=/proc/sys/kernel/expsync
@@ -26,10 +28,17 @@ if [ ! -x "$dir/membarrier_bench" ] || [ "$(nproc --all)" -lt 8 ]; then
 	exit 1
 fi
 fail=0
+picked() {	# picked WORD...: the variants of WORDs that this boot runs
+	local w
+
+	for w in $(variants "$@"); do
+		[ -z "${SCALE_VARIANTS:-}" ] || [[ " $SCALE_VARIANTS " == *" $w "* ]] && echo "$w"
+	done
+}
 orig_ipi=$(cat $sysctl/membarrier_ipi 2>/dev/null)
 orig_coalesce=$(cat $sysctl/membarrier_coalesce 2>/dev/null)
 
-for v in $(variants many single); do
+for v in $(picked many single); do
 	set_knob membarrier_ipi "$v" || { echo "  cannot set membarrier_ipi=$v"; fail=1; }
 	for t in 2 3 4 5 6 7 8; do
 		for i in $(seq "$reps"); do
@@ -42,7 +51,7 @@ for v in $(variants many single); do
 done
 set_knob membarrier_ipi "$orig_ipi"
 
-for v in $(variants off on); do
+for v in $(picked off on); do
 	set_knob membarrier_coalesce "$v" || { echo "  cannot set membarrier_coalesce=$v"; fail=1; }
 	for k in 1 2 3 4 5 6 7; do
 		for i in $(seq "$reps"); do
