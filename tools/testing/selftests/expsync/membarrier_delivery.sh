@@ -47,6 +47,14 @@
 # Last, under each strategy, 5 registrations (membarrier_bench with 0
 # calls): each ipi_sync_rq_state on a target must have come by the
 # strategy's vector, at most one by the other.
+# Then the knob flips between many and single as fast as a shell on the
+# caller's CPU writes it, while PRIVATE_EXPEDITED is called: each call
+# must send by one strategy whole, the one its expsync_membarrier_ipi
+# event names.  The caller's ipi_mb csds between two such events (they
+# follow each call's sends) must all come from the single-CPU path or
+# all from smp_call_function_many(), as csd_queue_cpu's call site
+# shows, and number nr_cpus; both strategies must have been used.
+# (The registration's event, with its own op, is not a call's.)
 # Needs 3 CPUs: with one target, smp_call_function_many() sends a
 # single-CPU IPI too.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -168,7 +176,7 @@ reg_bench() {
 	done
 }
 
-ktap_set_plan $((2 * $(wc -w <<<"$cmds") + 4))
+ktap_set_plan $((2 * $(wc -w <<<"$cmds") + 5))
 for cmd in $cmds; do
 	base=$(count "$cmd" 0) || fatal "perf stat of membarrier_bench $cmd failed"
 	[ "$(wc -l <<<"$base")" -eq "$ncpus" ] ||
@@ -240,5 +248,56 @@ for strategy in many single; do
 		[ "$mine" -ge $((runs - 1)) ] && [ "$other" -le 1 ] && bad=
 	verdict "membarrier_ipi=$strategy registration: its IPIs go by the strategy" "$bad"
 done
+
+# flip_calls: CALLS private calls beside a loop on CPU 0 that writes many
+# and single to the knob in turn; prints "calls_many calls_single mixed
+# flips" from the caller's csd_queue_cpu and expsync_membarrier_ipi
+# events (CPU 0's ring buffer: in the caller's order).
+flip_calls() {
+	local flipper e f=$tr/events/csd/csd_queue_cpu n=0 o=$(mktemp)
+
+	echo 0 > $tr/tracing_on && echo > $tr/trace || return 1
+	echo "func.function == ipi_mb" > $f/filter || return 1
+	for e in $f $tr/events/expsync/expsync_membarrier_ipi; do echo 1 > $e/enable; done
+	taskset -c 0 bash -c "n=0; trap 'echo \$n > $o; exit' TERM
+		while :; do echo many > $sysctl; echo single > $sysctl; n=\$((n + 2)); done" &
+	flipper=$!
+	# Until it flips (a bash start takes a while under TCG).
+	for _ in $(seq 100); do
+		[ "$(cat $sysctl)" = many ] && break
+		sleep 0.05
+	done
+	echo 1 > $tr/tracing_on
+	"$here/membarrier_bench" "$ncpus" $((5 * calls)) private > /dev/null || n=1
+	echo 0 > $tr/tracing_on
+	kill -TERM $flipper && wait $flipper
+	for e in $f $tr/events/expsync/expsync_membarrier_ipi; do echo 0 > $e/enable; done
+	echo 0 > $f/filter
+	[ $n = 0 ] || { rm -f "$o"; return 1; }
+	awk -v flips="$(cat "$o")" '/^#/ || !/\[000\]/ { next }
+		/ csd_queue_cpu:/ {
+			if (/ callsite=(smp_call_function_single|generic_exec_single)\+/) s++
+			else m++
+		}
+		/ expsync_membarrier_ipi:/ && / op=private_expedited / {
+			st = $0; sub(/.*strategy=/, "", st); sub(/ .*/, "", st)
+			nr = $0; sub(/.*nr_cpus=/, "", nr); sub(/ .*/, "", nr)
+			if (st == "single" && m == 0 && s == nr) cs++
+			else if (st == "many" && s == 0 && m == nr) cm++
+			else if (bad++ < 3)
+				printf "# call %d: %s, nr_cpus=%d, %d csds by single, %d by many\n",
+					cm + cs + bad, st, nr, s, m > "/dev/stderr"
+			s = m = 0
+		}
+		END { print cm + 0, cs + 0, bad + 0, flips + 0 }' $tr/trace
+	rm -f "$o"
+}
+read -r cm cs mixed flips < <(flip_calls) || cm=
+echo "# $((5 * calls)) calls while the knob flipped ${flips:-?} times: ${cm:-?} sent by many," \
+	"${cs:-?} by single, ${mixed:-?} by neither whole or not as their event says"
+bad="want every call by one strategy whole, and both used"
+[ -n "$cm" ] && [ "$mixed" = 0 ] && [ "$cm" -gt 0 ] && [ "$cs" -gt 0 ] &&
+	[ $((cm + cs + mixed)) = $((5 * calls)) ] && bad=
+verdict "membarrier_ipi flipping during calls: each call uses one strategy whole" "$bad"
 echo "$orig" > $sysctl
 ktap_finished

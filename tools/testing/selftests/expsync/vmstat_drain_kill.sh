@@ -16,6 +16,13 @@
 # drain ended before the kill (the spinner not yet running, say) proves
 # nothing and is made again, up to $TRIES times (default 5); no
 # conclusive try fails.
+# Then the same drain is left to run while a vm.stat_refresh writer
+# waits for the knobs' lock that it holds, and that writer is killed
+# 300 ms into the drain: its sched_process_exit must come before the
+# drain's event (traced under the lock), on the global clock.  A try
+# whose drain ended less than 200 ms after the kill (its trace_marker)
+# proves nothing (a writer takes about 20 ms to exit) and is made again,
+# up to 2 * $TRIES times: the drain's wait is spread over 0 to 950 ms.
 here=$(cd "$(dirname "$0")" && pwd)
 sysctl=/proc/sys/kernel/expsync
 tr=/sys/kernel/tracing
@@ -32,7 +39,7 @@ ktap_print_header
 cpu_in_list "$(cat /sys/devices/system/cpu/nohz_full 2>/dev/null)" $cpu ||
 	skip "CPU $cpu is not nohz_full"
 [ -x "$here/isolation_ledger" ] || skip "no isolation_ledger"
-ktap_set_plan 1
+ktap_set_plan 2
 
 orig_policy=$(cat $sysctl/vmstat_drain) orig_cpus=$(cat $sysctl/vmstat_drain_cpus)
 orig_rt=$(cat /proc/sys/kernel/sched_rt_runtime_us)
@@ -40,6 +47,7 @@ spid=
 restore() {
 	[ -z "$spid" ] || unspin
 	echo 0 > $tr/events/expsync/expsync_vmstat_drain_now/enable
+	echo 0 > $tr/events/sched/sched_process_exit/enable
 	echo local > $tr/trace_clock
 	echo "$orig_rt" > /proc/sys/kernel/sched_rt_runtime_us
 	echo "$orig_cpus" > $sysctl/vmstat_drain_cpus
@@ -68,9 +76,12 @@ unspin() {
 	kill $spid; wait $spid 2>/dev/null; spid=
 }
 
-# Traced on the global clock, one buffer for every CPU.
+# Traced on the global clock, one buffer for every CPU.  Events are
+# enabled here, before any spinner: enabling one (or setting a filter)
+# can wait for CPU 1.
 echo global > $tr/trace_clock
 echo 1 > $tr/events/expsync/expsync_vmstat_drain_now/enable
+echo 1 > $tr/events/sched/sched_process_exit/enable
 
 # drain_event: "missed ns TS" of the last drain traced.
 drain_event() {
@@ -100,5 +111,40 @@ for i in $(seq "$tries"); do
 	break
 done
 verdict "vmstat_drain_now: a fatal signal ends the drain's wait" "$result"
+
+# ts_of PATTERN: the global-clock time stamp of the last event matching
+# PATTERN in the trace, in ns.
+ts_of() {
+	awk -v pat="$1" '$0 ~ pat && match($0, /[0-9]+\.[0-9]+: /) {
+		t = substr($0, RSTART, RLENGTH - 2)
+	} END { if (t != "") { split(t, p, "."); printf "%d%09d\n", p[1], p[2] * 1000 } }' $tr/trace
+}
+
+result="no try was conclusive (every drain ended within 200 ms of the kill)"
+for i in $(seq $((2 * tries))); do
+	spin
+	echo > $tr/trace
+	bash -c "echo 1 > $sysctl/vmstat_drain_now" 2>/dev/null & d=$!
+	sleep 0.1
+	bash -c "echo 1 > /proc/sys/vm/stat_refresh" 2>/dev/null & w=$!
+	sleep 0.2
+	echo "kill $w" > $tr/trace_marker
+	kill -KILL $w; wait $w 2>/dev/null
+	rc=$?
+	wait $d 2>/dev/null
+	tkill=$(ts_of " kill $w\$") texit=$(ts_of " sched_process_exit: .*pid=$w ")
+	tdrain=$(ts_of " expsync_vmstat_drain_now: ")
+	unspin
+	echo "# try $i: a vm.stat_refresh writer waiting for the lock the drain holds, killed:" \
+		"exit $rc; on the global clock, the kill at ${tkill:-?} ns, its exit at" \
+		"${texit:-?} ns, the drain's event at ${tdrain:-?} ns"
+	[ "$rc" = 137 ] && [ -n "$tkill" ] && [ -n "$tdrain" ] &&
+		[ $((tdrain - tkill)) -ge 200000000 ] || continue
+	result=
+	[ -n "$texit" ] && [ "$texit" -lt "$tdrain" ] ||
+		result="the killed vm.stat_refresh writer exited after the drain released the lock"
+	break
+done
+verdict "vm.stat_refresh: a fatal signal ends its wait for the knobs' lock" "$result"
 
 ktap_finished
