@@ -124,7 +124,8 @@ traced() {
 		/ csd_queue_cpu:/ {
 			for (i = 1; i <= NF; i++) if ($i ~ /^cpu=[0-9]+$/) t = substr($i, 5) + 0
 			runs[t] += 0; queued[t]++
-			if (/ callsite=(smp_call_function_single|generic_exec_single)\+/) by_single[t]++
+			if (/ callsite=(smp_call_function_single|generic_exec_single)\+/)
+				by_single[t]++
 		}
 		END {
 			for (c in runs)
@@ -232,7 +233,8 @@ for strategy in many single; do
 	echo "# membarrier_ipi=$strategy rseq FLAG_CPU to CPU $((ncpus - 1)), $calls calls" \
 		"(runs, traced, by call_function, by call_function_single, queued, queued by" \
 		"the single-CPU path):" \
-		"$(awk '{ printf " cpu%d=%d,%d,%d,%d,%d,%d", $1, $2, $4, $5, $6, $7, $8 }' <<<"$got")"
+		"$(awk '{ printf " cpu%d=%d,%d,%d,%d,%d,%d", $1, $2, $4, $5, $6, $7, $8 }' \
+			<<<"$got")"
 	what="membarrier_ipi=$strategy rseq FLAG_CPU: ipi_rseq ran on CPU $((ncpus - 1))"
 	verdict "$what once a call, queued by the single-CPU path, on no other CPU" "$bad"
 	read -r runs vmany vsingle < <(traced ipi_sync_rq_state reg_bench |
