@@ -180,9 +180,9 @@ if [ -n "$quick" ]; then
 	# QUICK=1 measures no programs: one boot per kernel, one core each.
 	side_by_side eval_on guest
 else
-	# In the last full run's guest seconds: expsync's membarrier and
-	# programs (199 + 153) against 6.12's four scripts, then expsync's
-	# table_free and vmstat (172 + 107 + 73).
+	# About even in guest seconds (the "@T" lines below): expsync's
+	# membarrier and programs against 6.12's four scripts, then
+	# expsync's table_free and vmstat.
 	three_boots eval_on guest "10 40" "20 30" || rc=1
 fi
 for k in bench-noexpsync bench; do
@@ -204,8 +204,8 @@ if [ -z "$quick" ] && { [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "*
 fi
 if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
 	phase "scaling curves on obj-bench-noexpsync and obj-bench, side by side (8 vCPUs, -icount shift=0)"
-	# Guest seconds: expsync's many, single and off (37 + 73 + 109)
-	# against 6.12's (174), then expsync's on (56).
+	# About even in guest seconds: expsync's many, single and off
+	# against 6.12's, then expsync's on.
 	three_boots scaling_on scaling "many single off" on || rc=1
 	for k in bench-noexpsync bench; do
 		grep -E '^ *(MISSING|FAILED)' "$out/scaling-$k.log"

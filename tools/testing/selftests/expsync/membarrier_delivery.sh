@@ -90,48 +90,48 @@ sym() {
 
 # traced FUNC CMD...: runs CMD while tracefs records FUNC's
 # csd_queue_cpu and csd_function_entry and the entries of both
-# call-function vectors; then prints per CPU that FUNC ran on or was
-# queued for "cpu runs many single queued by_single": its runs there, how
-# many came right after a call_function, a call_function_single entry on
-# that CPU, the csds queued for it, and how many of those the single-CPU
-# path queued (__smp_call_single_queue's caller, as the call site).
-tr=/sys/kernel/tracing
-trace_events="csd/csd_queue_cpu csd/csd_function_entry irq_vectors/call_function_entry
-	irq_vectors/call_function_single_entry"
+# call-function vectors (trace_run); then prints per CPU that FUNC ran on
+# or was queued for "cpu runs many single queued by_single": its runs
+# there, how many came right after a call_function, a
+# call_function_single entry on that CPU, the csds queued for it, and
+# how many of those the single-CPU path queued.
+# single_path: csd_queue_cpu's call site (__smp_call_single_queue's
+# caller) when the single-CPU path queued the csd, not
+# smp_call_function_many_cond.
+single_path=' callsite=(smp_call_function_single|generic_exec_single)[+]'
 traced() {
-	local func=$1 e rc=0
+	local func=$1 log rc=0
 
 	shift
-	echo 0 > $tr/tracing_on && echo > $tr/trace || return 1
-	for e in csd_queue_cpu csd_function_entry; do
-		echo "func.function == $func" > $tr/events/csd/$e/filter || return 1
-	done
-	for e in $trace_events; do echo 1 > $tr/events/$e/enable || return 1; done
-	echo 1 > $tr/tracing_on
-	"$@" > /dev/null || rc=1
-	echo 0 > $tr/tracing_on
-	for e in $trace_events; do echo 0 > $tr/events/$e/enable; done
-	for e in csd_queue_cpu csd_function_entry; do echo 0 > $tr/events/csd/$e/filter; done
-	[ $rc = 0 ] || return 1
-	awk '/^#/ { next }
-		{
-			for (i = 1; i <= NF; i++)
-				if ($i ~ /^\[[0-9]+\]$/) c = substr($i, 2, length($i) - 2) + 0
-		}
-		/ call_function_entry:/ { v[c] = "many" }
-		/ call_function_single_entry:/ { v[c] = "single" }
-		/ csd_function_entry:/ { runs[c]++; by[c, v[c]]++ }
-		/ csd_queue_cpu:/ {
-			for (i = 1; i <= NF; i++) if ($i ~ /^cpu=[0-9]+$/) t = substr($i, 5) + 0
-			runs[t] += 0; queued[t]++
-			if (/ callsite=(smp_call_function_single|generic_exec_single)\+/)
-				by_single[t]++
-		}
-		END {
-			for (c in runs)
-				print c, runs[c], by[c, "many"] + 0, by[c, "single"] + 0,
-					queued[c] + 0, by_single[c] + 0
-		}' $tr/trace | sort -n
+	log=$(mktemp)
+	if trace_run "$log" "csd/csd_queue_cpu:func.function == $func" \
+		"csd/csd_function_entry:func.function == $func" \
+		irq_vectors/call_function_entry irq_vectors/call_function_single_entry -- "$@"; then
+		awk -v single="$single_path" '/^#/ { next }
+			{
+				for (i = 1; i <= NF; i++)
+					if ($i ~ /^\[[0-9]+\]$/)
+						c = substr($i, 2, length($i) - 2) + 0
+			}
+			/ call_function_entry:/ { v[c] = "many" }
+			/ call_function_single_entry:/ { v[c] = "single" }
+			/ csd_function_entry:/ { runs[c]++; by[c, v[c]]++ }
+			/ csd_queue_cpu:/ {
+				for (i = 1; i <= NF; i++)
+					if ($i ~ /^cpu=[0-9]+$/) t = substr($i, 5) + 0
+				runs[t] += 0; queued[t]++
+				if ($0 ~ single) by_single[t]++
+			}
+			END {
+				for (c in runs)
+					print c, runs[c], by[c, "many"] + 0, by[c, "single"] + 0,
+						queued[c] + 0, by_single[c] + 0
+			}' "$log" | sort -n
+	else
+		rc=1
+	fi
+	rm -f "$log"
+	return $rc
 }
 
 # count CMD CALLS [FILTER] -> per CPU "cpu handler ev runs many single
@@ -168,14 +168,10 @@ count() {
 # per_cpu: the counts of the target CPUs on one line
 per_cpu() { awk '$1 != 0 { printf " cpu%d=%d,%d,%d,%d", $1, $2, $4, $5, $6 }'; }
 
-# reg_bench: 5 registrations
-reg_bench() {
-	local i
-
-	for ((i = 0; i < 5; i++)); do
-		"$here/membarrier_bench" "$ncpus" 0 private || return 1
-	done
-}
+# reg_bench: 5 registrations, as one command (trace_run runs it under
+# timeout)
+reg_bench=(bash -c 'for i in 1 2 3 4 5; do "$0" "$1" 0 private || exit 1; done'
+	"$here/membarrier_bench" "$ncpus")
 
 ktap_set_plan $((2 * $(wc -w <<<"$cmds") + 5))
 for cmd in $cmds; do
@@ -237,7 +233,7 @@ for strategy in many single; do
 			<<<"$got")"
 	what="membarrier_ipi=$strategy rseq FLAG_CPU: ipi_rseq ran on CPU $((ncpus - 1))"
 	verdict "$what once a call, queued by the single-CPU path, on no other CPU" "$bad"
-	read -r runs vmany vsingle < <(traced ipi_sync_rq_state reg_bench |
+	read -r runs vmany vsingle < <(traced ipi_sync_rq_state "${reg_bench[@]}" |
 		awk '$1 != 0 { r += $2; m += $3; s += $4 }
 			END { print r + 0, m + 0, s + 0 }') || runs=
 	mine=$vmany other=$vsingle
@@ -251,16 +247,14 @@ for strategy in many single; do
 	verdict "membarrier_ipi=$strategy registration: its IPIs go by the strategy" "$bad"
 done
 
-# flip_calls: CALLS private calls beside a loop on CPU 0 that writes many
-# and single to the knob in turn; prints "calls_many calls_single mixed
-# flips" from the caller's csd_queue_cpu and expsync_membarrier_ipi
-# events (CPU 0's ring buffer: in the caller's order).
+# flip_calls: 5 x CALLS private calls beside a loop on CPU 0 that writes
+# many and single to the knob in turn; prints "calls_many calls_single
+# mixed flips" from the caller's csd_queue_cpu and expsync_membarrier_ipi
+# events (CPU 0's, in the caller's order).
 flip_calls() {
-	local flipper e f=$tr/events/csd/csd_queue_cpu n=0 o=$(mktemp)
+	local flipper log o rc=0
 
-	echo 0 > $tr/tracing_on && echo > $tr/trace || return 1
-	echo "func.function == ipi_mb" > $f/filter || return 1
-	for e in $f $tr/events/expsync/expsync_membarrier_ipi; do echo 1 > $e/enable; done
+	log=$(mktemp) o=$(mktemp)
 	taskset -c 0 bash -c "n=0; trap 'echo \$n > $o; exit' TERM
 		while :; do echo many > $sysctl; echo single > $sysctl; n=\$((n + 2)); done" &
 	flipper=$!
@@ -269,16 +263,14 @@ flip_calls() {
 		[ "$(cat $sysctl)" = many ] && break
 		sleep 0.05
 	done
-	echo 1 > $tr/tracing_on
-	"$here/membarrier_bench" "$ncpus" $((5 * calls)) private > /dev/null || n=1
-	echo 0 > $tr/tracing_on
+	trace_run "$log" "csd/csd_queue_cpu:func.function == ipi_mb" \
+		expsync/expsync_membarrier_ipi -- \
+		"$here/membarrier_bench" "$ncpus" $((5 * calls)) private || rc=1
 	kill -TERM $flipper && wait $flipper
-	for e in $f $tr/events/expsync/expsync_membarrier_ipi; do echo 0 > $e/enable; done
-	echo 0 > $f/filter
-	[ $n = 0 ] || { rm -f "$o"; return 1; }
-	awk -v flips="$(cat "$o")" '/^#/ || !/\[000\]/ { next }
+	[ $rc = 0 ] && awk -v flips="$(cat "$o")" -v single="$single_path" '
+		/^#/ || !/\[000\]/ { next }
 		/ csd_queue_cpu:/ {
-			if (/ callsite=(smp_call_function_single|generic_exec_single)\+/) s++
+			if ($0 ~ single) s++
 			else m++
 		}
 		/ expsync_membarrier_ipi:/ && / op=private_expedited / {
@@ -291,8 +283,9 @@ flip_calls() {
 					cm + cs + bad, st, nr, s, m > "/dev/stderr"
 			s = m = 0
 		}
-		END { print cm + 0, cs + 0, bad + 0, flips + 0 }' $tr/trace
-	rm -f "$o"
+		END { print cm + 0, cs + 0, bad + 0, flips + 0 }' "$log"
+	rm -f "$log" "$o"
+	return $rc
 }
 read -r cm cs mixed flips < <(flip_calls) || cm=
 echo "# $((5 * calls)) calls while the knob flipped ${flips:-?} times: ${cm:-?} sent by many," \
