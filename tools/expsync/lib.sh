@@ -188,8 +188,20 @@ SPLAT_RE='BUG:|WARNING:|Oops|Kernel panic|general protection fault|possible circ
 # True on the expsync kernel, false on the CONFIG_EXPSYNC=n one (6.12).
 expsync_kernel() { [ -d /proc/sys/kernel/expsync ]; }
 
-# Runs per measure: 5 (make run), 3 with QUICK=1 (a first look).
-eval_reps() { [ -n "${QUICK:-}" ] && echo 3 || echo 5; }
+# eval_reps FIGURE: the runs of FIGURE: 3 with QUICK=1 (a first look),
+# else report.py's (run.sh passes "report.py runs" as FIGURE_RUNS), 5
+# when a script runs alone; 0, said on stderr, for a figure not there.
+eval_reps() {
+	local r
+
+	[ -z "${QUICK:-}" ] || { echo 3; return; }
+	[ -n "${FIGURE_RUNS:-}" ] || { echo 5; return; }
+	for r in $FIGURE_RUNS; do
+		[ "${r%:*}" != "$1" ] || { echo "${r##*:}"; return; }
+	done
+	echo "eval_reps: no figure $1 in report.py's" >&2
+	echo 0
+}
 
 # wants FIGURE: true when this run measures FIGURE: always, or with
 # QUICK=1 when it is in QUICK_FIGURES (report.py's QUICK set, which

@@ -21,10 +21,14 @@ DIR/summary.txt (at most 40 lines, printed too).  Each figure is given
 per variant as mean, sample standard deviation and min over its runs,
 and as a ratio to 6.12's mean (or, for a figure 6.12 cannot show, to the
 variant that is 6.12's code path).  Exits 1, naming them, when a figure
-lacks runs (fewer than 5; with QUICK=1, 3 runs of the figures in
-QUICK, the others reported as not measured), when a guest reported a
+lacks runs (fewer than its runs, "report.py runs"; with QUICK=1, 3
+runs of the figures in QUICK, the others reported as not measured), when a guest reported a
 missing figure or a failed script, or when a claim of the ledger or the
 fast path failed: nothing prints as a number that was not measured.
+
+"report.py runs" prints each figure's runs in a full run ("FIGURE:N
+...", which run.sh hands the guests), "report.py quick-figures" the
+figures QUICK=1 measures.
 
 "compare A B" prints, for every figure and variant in both
 A/results.json and B/results.json, the two means and B's ratio to A.
@@ -66,6 +70,12 @@ NOT_QUICK = "not measured by QUICK=1"
 SCALE_TARGETS = range(1, 8)
 SCALE_CALLERS = range(1, 8)
 SCALE_RUNS = 3
+# Runs of a figure whose runs spread by a percent or less (the strategy's
+# sends, stress-ng's rates) or that no claim judges (rtla): 3 resolve
+# their claims to a few percent, against bounds of 10%; a run costs
+# seconds of guest time.  The rest take 5 (timed table_free ones 10).
+FEW_RUNS = 3
+FULL_RUNS = 5
 # Seed 000 (8 cores, 10,000,000 calls per T): seconds of the whole run,
 # IPI-to-many and single IPIs, for T = 1..7 target threads; "about 0.2
 # microseconds per extra core" against 1.5.
@@ -198,7 +208,7 @@ def figures():
     # Claims (the Claim class): what each figure must show, beside it.
     for t in (2, 3):
         add("mb_ipi_t%d" % t, "membarrier", "IPI sends per 1000 calls, %d target(s)" % (t - 1),
-            "sends", "lower", ["many", "single"],
+            "sends", "lower", ["many", "single"], runs=FEW_RUNS,
             claims=[Claim("many", "in", (0.9, 1.1), "6.12",
                           "many sends what 6.12 sends (within 10%)")] +
             ([Claim("single", "in", (1.8, 2.2), "many",
@@ -209,7 +219,7 @@ def figures():
         # same setup in the same boots).  The cost of a call is judged
         # by mb_coalesce_c1_cps and mb_victim_alone_ns.
         add("mb_ns_t%d" % t, "membarrier", "time per call, %d target(s)" % (t - 1),
-            "ns", "lower", ["many", "single"])
+            "ns", "lower", ["many", "single"], runs=FEW_RUNS)
     for c in (1, 2, 3):
         shares = c == 3
         add("mb_coalesce_c%d_cps" % c, "membarrier",
@@ -304,7 +314,7 @@ def figures():
                     for v in LEDGER_VARIANTS] if c in ("timer", "callfn", "work") else [])
     for prog in ("mmap", "vm"):
         add("sng_%s_ops" % prog, "programs", "stress-ng --%s" % prog, "bogo-ops/s",
-            "higher", TF_MODES,
+            "higher", TF_MODES, runs=FEW_RUNS,
             claims=[Claim(v, "no_worse", 0.10, "6.12", "stress-ng under %s keeps 6.12's rate" % v)
                     for v in TF_MODES])
     add("sng_membarrier_ops", "programs",
@@ -314,15 +324,17 @@ def figures():
                                for v in ("off", "on")])
     # In the ledger boots, without -icount (40-programs.sh).
     add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU (ledger boot)",
-        "IRQs", "lower", ["expsync"])
+        "IRQs", "lower", ["expsync"], runs=FEW_RUNS)
     add("rtla_noise_us", "programs", "rtla osnoise: noise on the isolated CPU (ledger boot)",
-        "us", "lower", ["expsync"])
+        "us", "lower", ["expsync"], runs=FEW_RUNS)
     # Seed 000's table and coalescing as callers grow, in an 8-vCPU guest
     # under -icount (eval/scaling.sh): SCALE_RUNS runs per figure.  The
     # sends are not judged here: besides membarrier's, they count the
     # tick's idle-balance kicks (smp_call_function_single_async()), a
     # few tenths per call that vary from run to run; mb_ipi_t2 and
-    # mb_ipi_t3 judge the strategy.
+    # mb_ipi_t3 judge the strategy.  Coalescing's curve is judged
+    # against 6.12, whose path membarrier_coalesce=off is
+    # (mb_coalesce_c3_cps judges off against 6.12).
     for n in SCALE_TARGETS:
         add("mb_scale_sends_t%d" % n, "scaling",
             "IPI sends per 1000 calls, %d target(s), 8 vCPUs" % n, "sends", "lower",
@@ -332,13 +344,13 @@ def figures():
     for k in SCALE_CALLERS:
         add("mb_scale_rounds_c%d" % k, "scaling",
             "IPI handler runs per 1000 calls, %d caller(s), 8 vCPUs" % k, "runs", "lower",
-            ["off", "on"], runs=SCALE_RUNS,
-            claims=[Claim("on", "<=", round(2.0 / k, 3), "off",
-                          "at most 2/k rounds per call at k = %d callers" % k)]
+            ["on"], runs=SCALE_RUNS,
+            claims=[Claim("on", "<=", round(2.0 / k, 3), "6.12",
+                          "at most 2/k of 6.12's rounds per call at k = %d callers" % k)]
             if k >= 3 else [])
         add("mb_scale_cps_c%d" % k, "scaling",
             "calls per second, %d caller(s), 8 vCPUs" % k, "calls/s", "higher",
-            ["off", "on"], runs=SCALE_RUNS)
+            ["on"], runs=SCALE_RUNS)
     return f
 
 
@@ -436,7 +448,7 @@ def fmt(x):
 
 def build(d):
     quick = bool(os.environ.get("QUICK"))
-    need = 3 if quick else 5
+    need = 3 if quick else FULL_RUNS
     data = {}
     data.update(records(os.path.join(d, "guest-bench-noexpsync.log"), True))
     data.update(records(os.path.join(d, "guest-bench.log"), False))
@@ -787,8 +799,8 @@ def scaling_md(figs):
     grow (eval/scaling.sh), or nothing when they were not measured."""
     ns = scaling_rows(figs, "mb_scale_ns_t", SCALE_TARGETS, ["6.12", "many", "single"])
     sends = scaling_rows(figs, "mb_scale_sends_t", SCALE_TARGETS, ["6.12", "many", "single"])
-    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "off", "on"])
-    cps = scaling_rows(figs, "mb_scale_cps_c", SCALE_CALLERS, ["6.12", "off", "on"])
+    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "on"])
+    cps = scaling_rows(figs, "mb_scale_cps_c", SCALE_CALLERS, ["6.12", "on"])
     if not (ns and sends and rounds and cps):
         return []
     seed_m = [x / 10 for x in SEED000_MANY_S]   # s per 10^7 calls -> us per call
@@ -818,15 +830,16 @@ def scaling_md(figs):
                       statistics.linear_regression(xs, seed_s).slope), "",
            "Coalescing (membarrier_bench 8 threads, k of them calling at once, the "
            "others spinning): runs of the command's IPI handler per call, and calls per "
-           "second; the goal is at most 2/k of off's rounds at k callers.", "",
-           "| callers k | 6.12 runs/call | off runs/call | on runs/call | on/off | 2/k "
-           "| 6.12 calls/s | off calls/s | on calls/s |",
-           "|---|---|---|---|---|---|---|---|---|"]
+           "second; the goal is at most 2/k of 6.12's rounds at k callers (off is "
+           "6.12's path).", "",
+           "| callers k | 6.12 runs/call | on runs/call | on/6.12 | 2/k "
+           "| 6.12 calls/s | on calls/s |",
+           "|---|---|---|---|---|---|---|"]
     for (k, r), (_, c) in zip(rounds, cps):
-        md.append("| %d | %.2f | %.2f | %.2f | %s | %.2f | %s | %s | %s |" % (
-            k, r["6.12"] / 1e3, r["off"] / 1e3, r["on"] / 1e3,
-            "%.3f" % (r["on"] / r["off"]) if r["off"] else "-", 2 / k,
-            fmt(c["6.12"]), fmt(c["off"]), fmt(c["on"])))
+        md.append("| %d | %.2f | %.2f | %s | %.2f | %s | %s |" % (
+            k, r["6.12"] / 1e3, r["on"] / 1e3,
+            "%.3f" % (r["on"] / r["6.12"]) if r["6.12"] else "-", 2 / k,
+            fmt(c["6.12"]), fmt(c["on"])))
     return md
 
 
@@ -834,7 +847,7 @@ def scaling_plots(figs, d):
     """plot-scaling-targets.png and plot-scaling-callers.png: [(title, path)],
     or None when a plot failed, [] when the curves were not measured."""
     ns = scaling_rows(figs, "mb_scale_ns_t", SCALE_TARGETS, ["6.12", "many", "single"])
-    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "off", "on"])
+    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "on"])
     if not ns or not rounds:
         return []
     out = []
@@ -865,8 +878,8 @@ plot "%s" using 1:2 with linespoints title "6.12 (guest, -icount)", \\
     out.append(("membarrier cost against targets, beside seed 000", p))
     with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
         for k, r in rounds:
-            t.write("%d %g %g %g %g\n" % (k, r["6.12"] / 1e3, r["off"] / 1e3, r["on"] / 1e3,
-                                          2 / k * r["off"] / 1e3))
+            t.write("%d %g %g %g\n" % (k, r["6.12"] / 1e3, r["on"] / 1e3,
+                                       2 / k * r["6.12"] / 1e3))
         dat = t.name
     p = os.path.join(d, "plot-scaling-callers.png")
     ok = gnuplot("""set terminal pngcairo noenhanced size 700,420 font ",9"
@@ -877,10 +890,9 @@ set ylabel "handler runs per call"
 set xtics 1
 set yrange [0:*]
 plot "%s" using 1:2 with linespoints title "6.12", \\
-     "%s" using 1:3 with linespoints title "membarrier_coalesce=off", \\
-     "%s" using 1:4 with linespoints title "membarrier_coalesce=on", \\
-     "%s" using 1:5 with lines dt 2 title "goal: 2/k of off's"
-""" % (p, dat, dat, dat, dat))
+     "%s" using 1:3 with linespoints title "membarrier_coalesce=on", \\
+     "%s" using 1:4 with lines dt 2 title "goal: 2/k of 6.12's"
+""" % (p, dat, dat, dat))
     os.unlink(dat)
     if not ok:
         return None
@@ -1161,6 +1173,11 @@ def compare(a, b):
 if __name__ == "__main__":
     if sys.argv[1:] == ["quick-figures"]:
         print(" ".join(sorted(QUICK)))
+        sys.exit(0)
+    if sys.argv[1:] == ["runs"]:
+        # The runs of each figure in a full run, for the guests (lib.sh
+        # eval_reps): "FIGURE:N ...".
+        print(" ".join("%s:%d" % (f["id"], f["runs"] or FULL_RUNS) for f in figures()))
         sys.exit(0)
     if len(sys.argv) == 4 and sys.argv[1] == "compare":
         sys.exit(compare(sys.argv[2], sys.argv[3]))

@@ -5,20 +5,23 @@
 #
 # Builds (or reuses) the bench kernel and the same configuration with
 # CONFIG_EXPSYNC=n (build/obj-bench-noexpsync: 6.12, plus the series' first
-# patch, the membarrier -ENOMEM fix), then, on each kernel:
+# patch, the membarrier -ENOMEM fix).  First, alone on the host, the
+# isolation ledger (isolation_ledger.sh, then rtla) on both kernels side
+# by side, in guests with 3 vCPUs, CPU 2 isolated, as make check runs it
+# (interrupt counts: no -icount).  Then the guest jobs, two at a time,
+# each on one kernel:
 #  - the evaluation (tools/expsync/eval/*.sh) in a guest with 4 vCPUs,
 #    CPU 3 nohz_full and isolated, under -icount shift=0,sleep=off;
-#  - the isolation ledger (isolation_ledger.sh) in a guest with 3 vCPUs,
-#    CPU 2 isolated, as make check runs it (interrupt counts: no -icount);
 #  - stress-ng --membarrier in a guest with 4 vCPUs, none isolated (its
 #    stressor needs MEMBARRIER_CMD_GLOBAL, which nohz_full turns off),
 #    under -icount;
 #  - the scaling curves (eval/scaling.sh) in a guest with 8 vCPUs, none
 #    isolated, under -icount (not under QUICK=1);
-# then membarrier under fault injection (eval/nomem.sh) in two test-
-# configuration boots, expsync's and 6.12's membarrier.c with
-# CONFIG_EXPSYNC=n (build-612-membarrier.sh), and on the host the vmstat
-# fast path's machine code (fastpath-check.sh).
+#  - the counter functions stepped by gdb (fastpath-steps.sh);
+#  - membarrier under fault injection (eval/nomem.sh) in test-
+#    configuration boots, expsync's and 6.12's membarrier.c with
+#    CONFIG_EXPSYNC=n (build-612-membarrier.sh);
+# and on the host the vmstat fast path's machine code (fastpath-check.sh).
 # Every guest gets the same vCPUs and boot parameters apart from the
 # kernel.  tools/expsync/report.py turns the raw records into
 # build/report/{summary.txt,report.md,index.html,results.json} and exits
@@ -65,6 +68,9 @@ if [ -z "${QUICK:-}" ] && [ -z "${EVAL_ONLY:-}" ]; then
 		{ tail -n 30 "$out/build-612-membarrier.log"; die "the 6.12-membarrier kernel did not build"; }
 fi
 
+# The runs of each figure: report.py's, one place (lib.sh eval_reps).
+fr=$(python3 tools/expsync/report.py runs) || die "report.py runs failed"
+runs="FIGURE_RUNS='$fr'"
 quick=
 ledger=1
 if [ -n "${QUICK:-}" ]; then
@@ -85,7 +91,7 @@ eval_on() {
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "report-$1${3:+-${3// /}}" --smp 4 --icount 1 --timeout 3000 \
 		--append "nohz_full=3 isolcpus=nohz,domain,3" \
-		-- "$quick NO_PERF='${NO_PERF:-}' EVAL_ONLY='$only'" \
+		-- "$runs $quick NO_PERF='${NO_PERF:-}' EVAL_ONLY='$only'" \
 		"tools/expsync/eval/report.sh" > "$2" 2>&1
 }
 # ledger KERNEL-DIR LOG: the isolation ledger on one kernel, then rtla
@@ -100,7 +106,7 @@ ledger_on() {
 		"LEDGER_SECONDS=$secs LEDGER_REPEAT=1" \
 		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
 		"$ksft/expsync/isolation_ledger.sh;" \
-		"PROGRAMS_PART=rtla $top/tools/expsync/eval/40-programs.sh ||" \
+		"$runs PROGRAMS_PART=rtla $top/tools/expsync/eval/40-programs.sh ||" \
 		"echo 'FAILED: 40-programs.sh PROGRAMS_PART=rtla'" > "$2" 2>&1
 }
 # programs_on KERNEL-DIR LOG: stress-ng --membarrier (40-programs.sh),
@@ -108,15 +114,14 @@ ledger_on() {
 programs_on() {
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "programs-$1" --smp 4 --icount 1 --timeout 1800 \
-		-- "PROGRAMS_PART=membarrier $top/tools/expsync/eval/40-programs.sh" > "$2" 2>&1
+		-- "$runs PROGRAMS_PART=membarrier $top/tools/expsync/eval/40-programs.sh" > "$2" 2>&1
 }
-# scaling_on KERNEL-DIR LOG [VARIANTS]: seed 000's table and coalescing
-# as callers grow (eval/scaling.sh; only expsync's VARIANTS if given),
-# 8 vCPUs, none isolated, under -icount.
+# scaling_on KERNEL-DIR LOG: seed 000's table and coalescing as callers
+# grow (eval/scaling.sh), 8 vCPUs, none isolated, under -icount.
 scaling_on() {
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
-		--name "scaling-$1${3:+-${3// /}}" --smp 8 --icount 1 --timeout 2400 \
-		-- "SCALE_VARIANTS='${3:-}' $top/tools/expsync/eval/scaling.sh" > "$2" 2>&1
+		--name "scaling-$1" --smp 8 --icount 1 --timeout 2400 \
+		-- "$runs $top/tools/expsync/eval/scaling.sh" > "$2" 2>&1
 }
 # fastpath_on KERNEL LOG: the counter functions' calls stepped by gdb.
 fastpath_on() {
@@ -144,10 +149,9 @@ nomem_on() {
 }
 rc=0
 # side_by_side FN PREFIX [KERNELS]: FN KERNEL build/report/PREFIX-KERNEL.log
-# for both kernels (bench-noexpsync and bench, or the two KERNELS) at once, one
-# host core each: under -icount a guest's figures count its
-# instructions, whatever the host does, and the ledger's counts are of
-# the same work in the same window on both.
+# for both kernels (bench-noexpsync and bench, or the two KERNELS) at once,
+# one host core each, and nothing else beside them: the ledger's counts
+# (no -icount) are then of the same work in the same window on both.
 side_by_side() {
 	local pids=() i k=(${3:-bench-noexpsync bench})
 	for i in 0 1; do
@@ -157,70 +161,78 @@ side_by_side() {
 		wait "${pids[$i]}" || { echo "   $1 ${k[$i]} failed (status $?)"; rc=1; }
 	done
 }
-# three_boots FN PREFIX PARTS_A PARTS_B: FN's work in three boots on the
-# two host cores.  expsync runs every variant, 6.12 one, so expsync's
-# work is split to even the load (under -icount a figure counts guest
-# instructions, whatever the host does; make run prints the guest
-# seconds of each part, "@T"): core 1 boots expsync for PARTS_A, core 2
-# boots 6.12, then expsync for PARTS_B.  PREFIX-bench.log gets both.
-three_boots() {
-	local fn=$1 p=$2 pid_a st=0
-
-	"$fn" bench "$out/$p-bench.a.log" "$3" & pid_a=$!
-	"$fn" bench-noexpsync "$out/$p-bench-noexpsync.log" ||
-		{ echo "   $fn bench-noexpsync failed (status $?)"; st=1; }
-	"$fn" bench "$out/$p-bench.b.log" "$4" ||
-		{ echo "   $fn bench ($4) failed (status $?)"; st=1; }
-	wait $pid_a || { echo "   $fn bench ($3) failed (status $?)"; st=1; }
-	cat "$out/$p-bench.a.log" "$out/$p-bench.b.log" > "$out/$p-bench.log"
-	return $st
+# What each guest job measures, for the lines make run prints.
+declare -A what=([eval_on]="evaluation (4 vCPUs, CPU 3 isolated, -icount)"
+	[programs_on]="stress-ng --membarrier (4 vCPUs, no nohz_full, -icount)"
+	[scaling_on]="scaling curves (8 vCPUs, -icount)"
+	[fastpath_on]="counter functions stepped by gdb (4 vCPUs, CPU 3 isolated)"
+	[nomem_on]="membarrier under fault injection (test configuration, 2 vCPUs)")
+# job "LOG|FN|KERNEL|PARTS": FN KERNEL build/report/LOG.log [PARTS], timed;
+# its status in build/report/jobs/LOG.
+job() {
+	local log fn k parts t0 st
+	IFS='|' read -r log fn k parts <<<"$1"
+	t0=$(date +%s)
+	"$fn" "$k" "$out/$log.log" ${parts:+"$parts"}
+	st=$?
+	echo "   ($log, ${what[$fn]}${parts:+, parts $parts}: $(($(date +%s) - t0)) s$(
+		[ $st = 0 ] || echo ", FAILED with status $st"))" | tee -a "$out/phases.txt"
+	echo $st > "$out/jobs/$log"
 }
-phase "evaluation on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, CPU 3 isolated, -icount shift=0)"
-if [ -n "$quick" ]; then
-	# QUICK=1 measures no programs: one boot per kernel, one core each.
-	side_by_side eval_on guest
-else
-	# About even in guest seconds (the "@T" lines below): expsync's
-	# membarrier and programs against 6.12's four scripts, then
-	# expsync's table_free and vmstat.
-	three_boots eval_on guest "10 40" "20 30" || rc=1
-fi
-for k in bench-noexpsync bench; do
-	grep -E '^ *(MISSING|FAILED)' "$out/guest-$k.log"
-	grep '^@T' "$out/guest-$k.log" | awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
-done
+# pool JOB...: the jobs, two at a time (the host's two cores), in the
+# order given, longest first (the times make run prints).  Under
+# -icount a figure counts guest instructions, whatever runs beside it.
+pool() {
+	local j f
+	rm -rf "$out/jobs"
+	mkdir -p "$out/jobs"
+	for j in "$@"; do
+		while [ "$(jobs -rp | wc -l)" -ge 2 ]; do wait -n; done
+		job "$j" &
+	done
+	wait
+	for f in "$out"/jobs/*; do
+		[ "$(cat "$f")" = 0 ] || rc=1
+	done
+}
 if [ -n "$ledger" ] && [ -z "${EVAL_ONLY:-}" ]; then
 	phase "isolation ledger on obj-bench-noexpsync and obj-bench, side by side (3 vCPUs, CPU 2 isolated)"
 	side_by_side ledger_on ledger
 	python3 tools/expsync/ledger.py "$out/ledger-bench-noexpsync.log" "$out/ledger-bench.log" \
 		> "$out/ledger.txt" 2>&1 || rc=1
 fi
-if [ -z "$quick" ] && { [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "* ]]; }; then
-	phase "stress-ng --membarrier on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, no nohz_full, -icount shift=0)"
-	side_by_side programs_on programs
-	for k in bench-noexpsync bench; do
-		grep -E '^ *(MISSING|FAILED)' "$out/programs-$k.log"
-	done
+jobs_=()
+if [ -n "$quick" ]; then
+	# QUICK=1 measures no programs: one boot per kernel.
+	jobs_+=("guest-bench-noexpsync|eval_on|bench-noexpsync|" "guest-bench|eval_on|bench|")
+else
+	# expsync runs every variant, 6.12 one: expsync's evaluation is
+	# split over three boots.
+	jobs_+=("guest-bench.b|eval_on|bench|20 30")
+	[ -n "${EVAL_ONLY:-}" ] ||
+		jobs_+=("scaling-bench|scaling_on|bench|" "scaling-bench-noexpsync|scaling_on|bench-noexpsync|")
+	jobs_+=("guest-bench.a|eval_on|bench|10" "guest-bench-noexpsync|eval_on|bench-noexpsync|"
+		"guest-bench.c|eval_on|bench|40")
+	[ -z "$nomem" ] || jobs_+=("nomem-612|nomem_on|612|" "nomem-test|nomem_on|test|")
+	[ -n "${EVAL_ONLY:-}" ] ||
+		jobs_+=("fastpath-steps-bench|fastpath_on|bench|"
+			"fastpath-steps-bench-noexpsync|fastpath_on|bench-noexpsync|")
+	if [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "* ]]; then
+		jobs_+=("programs-bench|programs_on|bench|"
+			"programs-bench-noexpsync|programs_on|bench-noexpsync|")
+	fi
 fi
-if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
-	phase "scaling curves on obj-bench-noexpsync and obj-bench, side by side (8 vCPUs, -icount shift=0)"
-	# About even in guest seconds: expsync's many, single and off
-	# against 6.12's, then expsync's on.
-	three_boots scaling_on scaling "many single off" on || rc=1
-	for k in bench-noexpsync bench; do
-		grep -E '^ *(MISSING|FAILED)' "$out/scaling-$k.log"
-		grep '^@T' "$out/scaling-$k.log" |
-			awk -v k=$k '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
-	done
+phase "guest jobs, two at a time on the two host cores"
+pool "${jobs_[@]}"
+if [ -z "$quick" ]; then
+	cat "$out"/guest-bench.[abc].log > "$out/guest-bench.log"
 fi
-if [ -z "$quick" ] && [ -z "${EVAL_ONLY:-}" ]; then
-	phase "vmstat fast path: gdb steps through the counter functions' calls on obj-bench-noexpsync and obj-bench, side by side (4 vCPUs, CPU 3 isolated)"
-	side_by_side fastpath_on fastpath-steps
-fi
-if [ -n "$nomem" ]; then
-	phase "membarrier under fault injection on the test kernel and the noexpsync one with 6.12's membarrier.c, side by side (2 vCPUs)"
-	side_by_side nomem_on nomem "612 test"
-fi
+for l in guest-bench-noexpsync guest-bench programs-bench-noexpsync programs-bench \
+	 scaling-bench-noexpsync scaling-bench; do
+	[ -f "$out/$l.log" ] || continue
+	grep -E '^ *(MISSING|FAILED)' "$out/$l.log"
+	grep '^@T' "$out/$l.log" | awk -v k="$l" '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
+done
 if [ -z "${EVAL_ONLY:-}" ]; then
 	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
 	tools/expsync/fastpath-check.sh build/linux build/obj-bench-noexpsync/vmlinux \

@@ -25,14 +25,13 @@
 . "$(dirname "$0")/../lib.sh"
 dir=$(expsync_ksft_dir)
 sysctl=/proc/sys/kernel/expsync
-reps=$(eval_reps)
 calls=${MB_CALLS:-100}
 ccalls=$([ -n "${QUICK:-}" ] && echo 20 || echo 40)
 # The other process's calls take about 1 us alone: enough of them to span
 # many round-robin turns of the hammer's vCPUs.
 vcalls=$([ -n "${QUICK:-}" ] && echo 500 || echo 2000)
 
-echo "== membarrier ($reps runs per figure)"
+echo "== membarrier (runs per figure: strategy $(eval_reps mb_ipi_t3), the rest $(eval_reps mb_coalesce_c3_cps))"
 if [ ! -x "$dir/membarrier_bench" ] || [ "$(nproc --all)" -lt 3 ]; then
 	echo "  MISSING: needs membarrier_bench and 3 CPUs"
 	exit 1
@@ -52,7 +51,7 @@ for v in $(variants many single); do
 		if [ "$t" = 2 ]; then
 			taskset -c 2 sh -c 'while :; do :; done' & bp=$!
 		fi
-		for i in $(seq "$reps"); do
+		for i in $(seq "$(eval_reps "mb_ipi_t$t")"); do
 			read -r ns m c _ < <("$dir/membarrier_perf.sh" "$t" "$calls")
 			record "mb_ipi_t$t" "$v" "${m:+$((m + c))}" || fail=1
 			record "mb_ns_t$t" "$v" "$ns" || fail=1
@@ -67,7 +66,7 @@ for v in $(variants off on); do
 	set_knob membarrier_coalesce "$v" || { echo "  cannot set membarrier_coalesce=$v"; fail=1; }
 	for c in 1 2 3; do
 		wants "mb_coalesce_c${c}_cps" || continue
-		for i in $(seq "$reps"); do
+		for i in $(seq "$(eval_reps "mb_coalesce_c${c}_cps")"); do
 			read -r ipis _ _ _ cps _ p99 _ max < <(handler_runs \
 				"$dir/membarrier_bench" 3 "$ccalls" private "$c")
 			record "mb_coalesce_c${c}_cps" "$v" "$cps" || fail=1
@@ -81,7 +80,7 @@ for v in $(variants off on); do
 	# The victim alone, then beside the unprivileged hammer.
 	for hammer in alone hammer; do
 		wants "mb_victim_${hammer}_ns" || continue
-		for i in $(seq "$reps"); do
+		for i in $(seq "$(eval_reps "mb_victim_${hammer}_ns")"); do
 			hp=
 			if [ $hammer = hammer ]; then
 				setpriv --reuid=65534 --regid=65534 --clear-groups \

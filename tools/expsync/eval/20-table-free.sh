@@ -29,7 +29,7 @@
 bench=$(expsync_ksft_dir)/table_free_bench
 sysctl=/proc/sys/kernel/expsync
 stats=/sys/kernel/debug/expsync/stats
-reps=$(eval_reps)
+reps=$(eval_reps tf_munmap_rcu_per_1000)
 # The figures timed system-wide vary most (busy_ms): twice the runs.
 treps=$((reps * 2))
 # Rounds: a run of the single-threaded loops must be long against the

@@ -19,7 +19,7 @@
 dir=$(expsync_ksft_dir)
 sysctl=/proc/sys/kernel/expsync
 cpu=$(($(nproc --all) - 1))
-reps=$(eval_reps)
+reps=$(eval_reps vm_getppid_ns)
 n=${VMSTAT_COST_N:-5000}
 
 echo "== vmstat_drain on isolated CPU $cpu ($reps runs per figure)"

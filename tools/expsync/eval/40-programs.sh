@@ -26,7 +26,6 @@
 # hardware's caches, interrupt latency or wake-ups.
 . "$(dirname "$0")/../lib.sh"
 sysctl=/proc/sys/kernel/expsync
-reps=$(eval_reps)
 secs=$([ -n "${QUICK:-}" ] && echo 2 || echo 3)
 cpu=$(($(nproc --all) - 1))
 housekeeping=0-$((cpu - 1))
@@ -36,7 +35,7 @@ stress | membarrier | rtla) ;;
 *) echo "  FAILED: PROGRAMS_PART must be stress, membarrier or rtla, not '$part'"; exit 1 ;;
 esac
 
-echo "== real programs: ${part/stress/stress-ng} ($reps runs per figure)"
+echo "== real programs: ${part/stress/stress-ng}"
 if ! command -v stress-ng >/dev/null || ! command -v rtla >/dev/null; then
 	echo "  MISSING: needs stress-ng and rtla (tools/expsync/deps.sh installs them)"
 	exit 1
@@ -71,7 +70,7 @@ stressor() {
 	wants "sng_${name}_ops" || return 0
 	expsync_kernel || set -- 6.12
 	orig=$(cat "$sysctl/$knob" 2>/dev/null)
-	for i in $(seq "$reps"); do
+	for i in $(seq "$(eval_reps "sng_${name}_ops")"); do
 		for w in "$@"; do
 			v=$w
 			case "$w" in
@@ -103,6 +102,7 @@ if [ "$part" = membarrier ]; then
 fi
 
 v=$(expsync_kernel && echo expsync || echo 6.12)
+reps=$(eval_reps rtla_irq)
 wants rtla_irq || reps=0
 for i in $(seq "$reps"); do
 	# The load runs until rtla is done (rtla's start-up alone takes
