@@ -271,6 +271,33 @@ static void expsync_test_cpulist(struct kunit *test)
 	}
 }
 
+static void test_cpus_def_all(struct cpumask *mask)
+{
+	cpumask_copy(mask, cpu_possible_mask);
+}
+
+/*
+ * Should the text buffers not grow (expsync_size_texts()), a default
+ * list longer than the limit becomes the empty set.  The limit is played
+ * by shrinking it to 0 characters; nothing else reads it during a test.
+ */
+static void expsync_test_cpulist_default_too_long(struct kunit *test)
+{
+	size_t size = expsync_text_size;
+
+	guard(mutex)(&expsync_policy_mutex);
+	test_cpulist.def = test_cpus_def_all;
+	expsync_text_size = 2;
+	KUNIT_EXPECT_EQ(test, test_cpus_knob.ops->reset(&test_cpus_knob), 0);
+	expsync_text_size = size;
+	KUNIT_EXPECT_TRUE(test, cpumask_empty(&test_mask));
+	/* With the limit back, the same default is kept whole. */
+	KUNIT_EXPECT_EQ(test, test_cpus_knob.ops->reset(&test_cpus_knob), 0);
+	KUNIT_EXPECT_TRUE(test, cpumask_equal(&test_mask, cpu_possible_mask));
+	test_cpulist.def = test_cpus_def;
+	cpumask_clear(&test_mask);
+}
+
 /*
  * Any set of n CPUs prints within expsync_cpulist_bound(n): the worst
  * patterns (every other CPU, pairs "a-b," with a gap, all, the last
@@ -440,6 +467,7 @@ static struct kunit_case expsync_core_cases[] = {
 	KUNIT_CASE(expsync_test_boot),
 	KUNIT_CASE(expsync_test_sysctl),
 	KUNIT_CASE(expsync_test_cpulist),
+	KUNIT_CASE(expsync_test_cpulist_default_too_long),
 	KUNIT_CASE(expsync_test_cpulist_bound),
 	KUNIT_CASE(expsync_test_trace),
 	KUNIT_CASE_PARAM(expsync_test_real_words, expsync_word_knob_gen),

@@ -125,6 +125,14 @@ stat_of() { awk -v k="$1" '$1 == k { print $2 }' /sys/kernel/debug/expsync/stats
 if command -v perf >/dev/null; then
 	policy=$(cat /proc/sys/kernel/expsync/vmstat_drain)
 	set=$(cat $cpus)
+	online=$(grep -c '^processor' /proc/cpuinfo)
+	# With no CPU in the set, the last one spins: a busy CPU outside
+	# the set, not this shell's, gets its fold as work too.
+	spin=
+	if [ "$online" -gt 1 ] && { [ "$policy" = periodic ] || [ -z "$set" ]; }; then
+		taskset -c $((online - 1)) sh -c 'while :; do :; done' &
+		spin=$!
+	fi
 	sk0=$(stat_of vmstat_drain_now_skipped)
 	out=$(mktemp)
 	perf stat -a -x, -o "$out" -e workqueue:workqueue_execute_start \
@@ -133,10 +141,11 @@ if command -v perf >/dev/null; then
 	works=$(awk -F, '$3 == "workqueue:workqueue_execute_start" { print $1 }' "$out")
 	rm -f "$out"
 	skipped=$(( $(stat_of vmstat_drain_now_skipped) - sk0 ))
-	online=$(grep -c '^processor' /proc/cpuinfo)
+	[ -z "$spin" ] || { kill "$spin"; wait "$spin" 2>/dev/null; }
 	ns=$(awk '$1 == "ns" { print $2 }' $last)
 	echo "# 5 drains: ${works:-?} fold work items and $skipped skips on $online online CPUs" \
-		"(vmstat_drain=$policy, set '$set'); last took ${ns} ns"
+		"(vmstat_drain=$policy, set '$set'${spin:+, CPU $((online - 1)) busy});" \
+		"last took ${ns} ns"
 	# This shell runs on CPU 0: another CPU of the set idles.
 	idle_set=0
 	if [ "$policy" != periodic ] && [ -n "$set" ] && [ "$set" != 0 ]; then
