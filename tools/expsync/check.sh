@@ -11,8 +11,9 @@
 #   LIST=1 prints the plan, with each row's last measured time, and stops.
 #
 # For make mutants: CHECK_KERNEL_OBJ names the object directory of an
-# already built test kernel to boot instead of build/obj-test (the
-# kselftests still come from build/obj-test); CHECK_OUT and
+# already built kernel to boot instead of build/obj-test (or, with
+# CHECK_KERNEL=rt, instead of build/obj-rt; the kselftests still come
+# from build/obj-test); CHECK_OUT and
 # CHECK_VM_PREFIX keep its logs and VM runs apart; CHECK_FAIL_FAST=1
 # stops after the first row with a failure; CHECK_TESTS='coll:test ...'
 # makes ksft run only those of a row's -t selections (and no -c).
@@ -121,8 +122,11 @@ remember() {
 }
 
 # --- The kernels the rows boot, and the kselftests -----------------------------
+given() {	# given KERNEL: true when make mutants built it (CHECK_KERNEL_OBJ)
+	[ "$1" = "${CHECK_KERNEL:-test}" ] && [ -n "${CHECK_KERNEL_OBJ:-}" ]
+}
 kobj() {	# kobj KERNEL: its object directory
-	if [ "$1" = test ] && [ -n "${CHECK_KERNEL_OBJ:-}" ]; then
+	if given "$1"; then
 		echo "$CHECK_KERNEL_OBJ"
 	else
 		echo "$top/build/obj-$1"
@@ -133,7 +137,7 @@ build() {	# build KERNEL: build it once; false if it does not build
 	local k=$1 t1
 	[ -n "${built[$k]:-}" ] && { [ "${built[$k]}" = ok ]; return; }
 	t1=$(date +%s)
-	if [ "$k" = test ] && [ -n "${CHECK_KERNEL_OBJ:-}" ]; then
+	if given "$k"; then
 		[ -f "$CHECK_KERNEL_OBJ/arch/x86/boot/bzImage" ]
 	else
 		printf '\n== build: %s kernel  [%ds]\n' "$k" "$(elapsed)"

@@ -3,9 +3,10 @@
 #
 # make mutants [MUTANTS='NN ...']: apply each deliberate breakage of
 # tools/expsync/mutants/*.patch to a scratch copy of the tree
-# (build/mutant/linux, never build/linux), rebuild the test kernel there
-# incrementally (build/mutant/obj-test, ccache), run the make check
-# section the mutant names ("Section:" in its header) against that
+# (build/mutant/linux, never build/linux), rebuild there incrementally
+# the kernel its section boots (build/mutant/obj-test, or obj-rt for the
+# rt section: "Tier: full", the PREEMPT_RT build; ccache), run the make
+# check section the mutant names ("Section:" in its header) against that
 # kernel, with only the kselftests its "Killed-by:" names, and print
 #   mutant NAME: killed by TEST         (TEST, a test its "Killed-by:"
 #                                        header names, failed)
@@ -21,7 +22,6 @@ top=$EXPSYNC_TOP
 cd "$top"
 B=$top/build
 msrc=$B/mutant/linux
-mobj=$B/mutant/obj-test
 t0=$(date +%s)
 
 # The tests and the unmutated kernel first: the sections boot
@@ -33,9 +33,31 @@ mkdir -p "$B/mutant"
 # Not -t: a file that differs (say, left mutated by an interrupted run)
 # gets a new mtime, so that the incremental build recompiles it.
 rsync -rlpD --checksum --delete --exclude=.git "$B/linux/" "$msrc/"
-mkdir -p "$mobj"
-cp "$B/obj-test/.config" "$mobj/.config"
-kmake() { make -C "$msrc" O="$mobj" CC="ccache gcc" -j"$(nproc)" -s "$@"; }
+# kmake KERNEL ARGS: make in the scratch tree, objects in the mutant's
+# object directory for KERNEL (test, or rt: the configuration the
+# section's rows boot), configured as build/obj-KERNEL.
+kmake() {
+	local k=$1 o=$B/mutant/obj-$1
+	shift
+	if [ ! -f "$o/.config" ] || ! cmp -s "$B/obj-$k/.config" "$o/.config"; then
+		mkdir -p "$o"
+		cp "$B/obj-$k/.config" "$o/.config"
+	fi
+	make -C "$msrc" O="$o" CC="ccache gcc" -j"$(nproc)" -s "$@"
+}
+# section_kernel SECTION TIER: the kernel the section's rows of TIER (and
+# the tiers below) boot: test, or rt (check-plan's fourth column).
+section_kernel() {
+	awk -F'|' -v s="$1" -v tier="$2" '
+		function trim(x) { gsub(/^ +| +$/, "", x); return x }
+		/^(check|full) *\|/ {
+			t = trim($1); n = split(trim($2), secs, ","); k = trim($4)
+			if (tier == "check" && t != "check") next
+			hit = trim($3) == s
+			for (i = 1; i <= n; i++) hit = hit || secs[i] == s
+			if (hit && k != "-") { print k; exit }
+		}' tools/expsync/check-plan
+}
 
 killed=0 survived=0 other=0 broken=0
 for p in tools/expsync/mutants/*.patch; do
@@ -59,7 +81,14 @@ for p in tools/expsync/mutants/*.patch; do
 		echo "mutant $name: does not apply ($(head -n1 "$log/apply.log"))"
 		broken=$((broken + 1)); continue
 	fi
-	if ! kmake bzImage > "$log/build.log" 2>&1; then
+	kernel=$(section_kernel "$section" "${mtier:-check}")
+	if [ "$kernel" != test ] && [ "$kernel" != rt ]; then
+		echo "mutant $name: section $section boots no test or rt kernel ('$kernel')"
+		broken=$((broken + 1))
+	elif [ "$kernel" = rt ] && ! make -s kernel CONFIG=rt > "$log/build-rt.log" 2>&1; then
+		echo "mutant $name: the rt kernel does not build (see $log/build-rt.log)"
+		broken=$((broken + 1))
+	elif ! kmake "$kernel" bzImage > "$log/build.log" 2>&1; then
 		echo "mutant $name: does not build (see $log/build.log)"
 		broken=$((broken + 1))
 	else
@@ -68,7 +97,7 @@ for p in tools/expsync/mutants/*.patch; do
 		# anyway.
 		tests=$(tr ',' '\n' <<< "$killedby" | sed -n 's/^ *expsync: *\([^ ]*\) *$/expsync:\1/p' | xargs)
 		CHECK_TESTS=$tests \
-		CHECK_KERNEL_OBJ=$mobj CHECK_OUT=$log/check CHECK_VM_PREFIX=mutant CHECK_FAIL_FAST=1 \
+		CHECK_KERNEL=$kernel CHECK_KERNEL_OBJ=$B/mutant/obj-$kernel CHECK_OUT=$log/check CHECK_VM_PREFIX=mutant CHECK_FAIL_FAST=1 \
 			TIER=${mtier:-check} ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
 		rc=$?
 		first=$(grep -m1 '^FAIL' "$log/check.log" | sed -E 's/^FAIL +//')
