@@ -148,12 +148,12 @@ nomem_on() {
 	return $st
 }
 rc=0
-# side_by_side FN PREFIX [KERNELS]: FN KERNEL build/report/PREFIX-KERNEL.log
-# for both kernels (bench-noexpsync and bench, or the two KERNELS) at once,
-# one host core each, and nothing else beside them: the ledger's counts
-# (no -icount) are then of the same work in the same window on both.
+# side_by_side FN PREFIX: FN KERNEL build/report/PREFIX-KERNEL.log for
+# bench-noexpsync and bench at once, one host core each, and nothing
+# else beside them: the ledger's counts (no -icount) are then of the
+# same work in the same window on both.
 side_by_side() {
-	local pids=() i k=(${3:-bench-noexpsync bench})
+	local pids=() i k=(bench-noexpsync bench)
 	for i in 0 1; do
 		"$1" "${k[$i]}" "$out/$2-${k[$i]}.log" & pids+=($!)
 	done
