@@ -23,6 +23,9 @@
  *  - gather: every call_rcu() is one mmu_gather's own batch (why
  *    "gather", traced; as many as table_free_rcu_batches counts), and
  *    there is at least one per munmap, as in 6.12;
+ *  - reasons: under percpu, one munmap of 1100 page tables hands two
+ *    full batch pages to RCU (why "full") and its leftover goes by the
+ *    batch timer (why "timer");
  *  - switch: a switch from percpu to gather while the mapper runs hands
  *    the pending batch to RCU at once (why "switch", traced);
  *  - time bound: once the mapper stops, table_free_waiting (tables not
@@ -304,7 +307,7 @@ static int why_value(const char *why)
 /* Record expsync_table_free_rcu events with why == @why only. */
 static bool trace_start(const char *why)
 {
-	int val = why_value(why), fd;
+	int val = why ? why_value(why) : 0, fd;
 	char filter[64];
 
 	if (val < 0)
@@ -313,7 +316,11 @@ static bool trace_start(const char *why)
 	if (fd < 0)
 		return false;
 	close(fd);
-	snprintf(filter, sizeof(filter), "why == %d", val);
+	/* "0" clears the filter: every reason. */
+	if (why)
+		snprintf(filter, sizeof(filter), "why == %d", val);
+	else
+		snprintf(filter, sizeof(filter), "0");
 	return write_file(TF_EVENT "filter", filter) &&
 	       write_file(TF_EVENT "enable", "1") &&
 	       write_file(TRACING "tracing_on", "1");
@@ -335,6 +342,66 @@ static long trace_stop(void)
 		n += line[0] != '#' && strstr(line, "expsync_table_free_rcu:");
 	fclose(f);
 	return n;
+}
+
+/* The events of the last trace whose reason is @why ("why=@why"). */
+static long traced_why(const char *why)
+{
+	char line[512], key[64];
+	long n = 0;
+	FILE *f = fopen(TRACING "trace", "r");
+
+	if (!f)
+		return -1;
+	snprintf(key, sizeof(key), "why=%s\n", why);
+	while (fgets(line, sizeof(line), f))
+		n += line[0] != '#' && strstr(line, key);
+	fclose(f);
+	return n;
+}
+
+/*
+ * Two reasons of expsync:expsync_table_free_rcu under percpu, on
+ * LOAD_CPU: one munmap that frees BIG_TABLES page tables fills two
+ * batch pages (509 tables each on x86-64), each handed to RCU as
+ * "full"; what is left over stays pending, with no munmap after it, until
+ * the batch timer hands it over ("timer").
+ */
+#define BIG_TABLES	1100
+
+static void test_reasons(void)
+{
+	size_t len = BIG_TABLES * (1UL << 21), off;
+	long full = -1, timer = -1, ms = -1;
+	cpu_set_t set, old;
+	char *p;
+
+	write_file(SYSCTL "table_free", "rcu");
+	write_file(SYSCTL "table_free_rcu_batch", "percpu");
+	sched_getaffinity(0, sizeof(old), &old);
+	CPU_ZERO(&set);
+	CPU_SET(LOAD_CPU, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE,
+		 MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	if (p != MAP_FAILED && trace_start(NULL)) {
+		/* A PTE table per 2 MiB, not a huge page. */
+		madvise(p, len, MADV_NOHUGEPAGE);
+		for (off = 0; off < len; off += 1UL << 21)
+			p[off] = 1;
+		munmap(p, len);
+		ms = wait_drained();
+		trace_stop();
+		full = traced_why("full");
+		timer = traced_why("timer");
+	}
+	sched_setaffinity(0, sizeof(old), &old);
+	ksft_test_result(full >= 2,
+			 "reason full: a munmap of %d page tables filled %ld batch pages (at least 2; -1: not run)\n",
+			 BIG_TABLES, full);
+	ksft_test_result(timer >= 1 && ms >= 0,
+			 "reason timer: its leftover went to RCU by the batch timer %ld times, none left after %ld ms\n",
+			 timer, ms);
 }
 
 static void test_batching_and_bound(void)
@@ -485,7 +552,7 @@ int main(int argc, char **argv)
 	/* Native TLB flush IPIs only (QEMU TCG, no paravirt flush). */
 	if (!write_file(SYSCTL "table_free", "immediate"))
 		ksft_exit_skip("table_free=immediate refused: not a native-flush machine\n");
-	ksft_set_plan(8);
+	ksft_set_plan(10);
 	measure_bound();
 
 	imm0 = expsync_stat("table_free_immediate");
@@ -528,6 +595,7 @@ int main(int argc, char **argv)
 	ksft_test_result(imm > 0 && rcu > 0 && bat > 0, "both free paths were used\n");
 
 	test_batching_and_bound();
+	test_reasons();
 	test_switch();
 	test_pressure();
 	test_hotplug();
