@@ -407,23 +407,46 @@ def records(path, variant_612):
     return out
 
 
+def ledger_variant(label, is_612):
+    """The variant of a ledger window's label: 6.12, or table_free/vmstat_drain."""
+    if is_612:
+        return "6.12"
+    lm = re.search(r"table_free=([^,]+),vmstat_drain=([^:]+)", label)
+    return "%s/%s" % lm.groups() if lm else None
+
+
 def ledger_records(path, is_612):
     """The ledger's windows (ledger.windows()) as records: ledger_CAUSE per window."""
     out = {}
     if not os.path.exists(path):
         return out
     for label, kv in ledger.windows(path):
-        if is_612:
-            v = "6.12"
-        else:
-            lm = re.search(r"table_free=([^,]+),vmstat_drain=([^:]+)", label)
-            if not lm:
-                continue
-            v = "%s/%s" % lm.groups()
+        v = ledger_variant(label, is_612)
+        if not v:
+            continue
         for c in CAUSES:
             if kv.get(c, "").isdigit():
                 out.setdefault(("ledger_" + c, v), []).append(float(kv[c]))
     return out
+
+
+def ledger_who(d):
+    """{variant: {key: mean per window}} of the ledger's "# who" lines (what
+    ran on the isolated CPU and why its tick was kept), a key missing from a
+    window counting 0."""
+    per = {}
+    for log, is_612 in (("ledger-bench-noexpsync.log", True), ("ledger-bench.log", False)):
+        path = os.path.join(d, log)
+        if not os.path.exists(path):
+            continue
+        for label, fns in ledger.who(path):
+            v = ledger_variant(label, is_612)
+            if v:
+                per.setdefault(v, []).append(
+                    {k: int(n) for k, n in (x.split("=", 1) for x in fns.split() if "=" in x)
+                     if n.isdigit()})
+    return {v: {k: statistics.fmean(w.get(k, 0) for w in ws)
+                for k in set().union(*ws)} for v, ws in per.items()}
 
 
 def stats(xs):
@@ -681,7 +704,7 @@ def summary(figs, missing, problems, cls, phases):
     return lines[:40]
 
 
-def markdown(figs, missing, problems, cls, quick, calls):  # noqa: C901
+def markdown(figs, missing, problems, cls, quick, calls, who=None):  # noqa: C901
     md = ["# expsync against 6.12", "",
           "Every figure is measured on the `CONFIG_EXPSYNC=n` bench kernel (6.12, with "
           "the series' first patch) and on the expsync bench kernel, in one `make run`, "
@@ -714,7 +737,7 @@ def markdown(figs, missing, problems, cls, quick, calls):  # noqa: C901
                 f["title"], f["unit"], v, s["n"], fmt(s["mean"]), fmt(s["sd"]),
                 fmt(s["min"]), "-" if s["ratio"] is None else "%.3f" % s["ratio"],
                 f["base"], cell))
-    md += explained(figs)
+    md += explained(figs, who)
     md += scaling_md(figs)
     md += fastpath_md(calls)
     md += ["", "## claims", "",
@@ -727,9 +750,10 @@ def markdown(figs, missing, problems, cls, quick, calls):  # noqa: C901
     return md
 
 
-def explained(figs):
+def explained(figs, who=None):
     """What the runs say of the figures that once stood unexplained,
-    computed from this run's own figures (nothing when not measured)."""
+    computed from this run's own figures and the ledger's "# who" lines
+    (@who, ledger_who()); nothing when not measured."""
     byid = {f["id"]: f for f in figs}
 
     def mean(fid, v):
@@ -772,7 +796,37 @@ def explained(figs):
                       f["stats"]["6.12"]["n"],
                       ": noise, the interval holds 1" if iv[0] <= 1 <= iv[2] else
                       ": the interval excludes 1"))
+    md += explained_ledger_timer(mean, who or {})
     return ["", "## explained", ""] + md if md else []
+
+
+def explained_ledger_timer(mean, who):
+    """The ledger's timer IRQs: the ticks of the episodes in which the tick
+    ran on the isolated CPU, and what kept it running, per variant."""
+    vs = [v for v in ["6.12"] + LEDGER_VARIANTS if v in who]
+    t = {v: mean("ledger_timer", v) for v in vs}
+    if "6.12" not in vs or len(vs) < 2 or None in t.values() or not t["6.12"]:
+        return []
+
+    def kept(v):
+        w = who[v]
+        works = sorted(((n, k[5:]) for k, n in w.items() if k.startswith("work:")), reverse=True)
+        return "%s %s timer IRQs (%.2fx), tick kept for SCHED %.1f and RCU %.1f times, " \
+            "work items %s" % (v, fmt(t[v]), t[v] / t["6.12"], w.get("tick_kept:SCHED", 0),
+                               w.get("tick_kept:RCU", 0),
+                               ", ".join("%s %.1f" % (k, n) for n, k in works[:5]) or "none")
+    base = {k for k in who["6.12"] if k.startswith("work:")}
+    own = ["%s (%s)" % (k[5:], v) for v in vs[1:] for k in sorted(who[v])
+           if k.startswith("work:") and k not in base]
+    return ["- Timer IRQs on the isolated CPU, per window (means over the windows; the "
+            "\"# who\" lines' timer:tick_stop failures by dependency and the work items "
+            "run there): " + "; ".join(kept(v) for v in vs) + ".  The tick runs there only "
+            "while a dependency keeps it (SCHED: a work item woken beside the SCHED_FIFO "
+            "task; RCU), and each such episode costs ticks.  Work items run there under "
+            "expsync and never under 6.12: %s (vmstat_drain_now's fold under periodic is "
+            "what vm.stat_refresh's refresh_vm_stats is on 6.12).  Each kernel boots once: "
+            "the intervals of the ledger's claims are over one boot's windows and do not "
+            "hold the spread between boots of one kernel." % (", ".join(own) or "none")]
 
 
 def scaling_rows(figs, prefix, keys, variants):
@@ -1123,7 +1177,7 @@ def main_report(d):
     if os.path.exists(os.path.join(d, "phases.txt")):
         with open(os.path.join(d, "phases.txt")) as f:
             phases = [re.sub(r"^\s*\((.*)\)\s*$", r"\1", x.strip()) for x in f if x.strip()]
-    md = markdown(figs, missing, problems, cls, quick, calls)
+    md = markdown(figs, missing, problems, cls, quick, calls, ledger_who(d))
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     missing += html(d, md, figs)

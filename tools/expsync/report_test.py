@@ -205,6 +205,23 @@ class Claims(unittest.TestCase):
         self.assertIsNone(report.ratio_interval(xs, [0.0] * 5))
 
 
+class Explained(unittest.TestCase):
+    def test_ledger_timer(self):
+        """The ledger's timer paragraph names the work items only expsync runs."""
+        base = {"tick_kept:SCHED": 70.0, "tick_kept:RCU": 50.0, "work:refresh_vm_stats": 9.0}
+        mean = {"6.12": 100.0, "auto/periodic": 110.0}.get
+        same = report.explained_ledger_timer(
+            lambda f, v: mean(v), {"6.12": base, "auto/periodic": dict(base)})
+        self.assertIn("auto/periodic 110.0 timer IRQs (1.10x)", same[0])
+        self.assertIn("never under 6.12: none", same[0])
+        own = dict(base, **{"work:expsync_vmstat_fold_work": 4.0})
+        text = report.explained_ledger_timer(
+            lambda f, v: mean(v), {"6.12": base, "auto/periodic": own})[0]
+        self.assertIn("never under 6.12: expsync_vmstat_fold_work (auto/periodic)", text)
+        # Not measured: no paragraph.
+        self.assertEqual(report.explained_ledger_timer(lambda f, v: None, {}), [])
+
+
 class FastPath(unittest.TestCase):
     def test_kinds(self):
         """Seed 004's primitives, as gdb prints them on the bench kernel."""
