@@ -273,9 +273,49 @@ static void vmstat_drain_test_tick_stop(struct kunit *test)
 	free_cpumask_var(old_set);
 }
 
+/*
+ * direct: a drain calls a CPU of the set done only when its diffs read 0
+ * (expsync_vmstat_holds_none()).  The residue a task moved mid-update
+ * leaves is faked on this CPU with IRQs off, so that no update or fold
+ * runs beside it, and taken back before IRQs come on.
+ */
+static void vmstat_drain_test_direct_residue(struct kunit *test)
+{
+	unsigned int old_policy = vmstat_drain_word.value, cpu;
+	enum node_stat_item item = NR_KERNEL_MISC_RECLAIMABLE;
+	struct per_cpu_nodestat __percpu *nodestats;
+	cpumask_var_t old_set;
+	bool clean, residue;
+
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old_set, GFP_KERNEL));
+	cpumask_copy(old_set, &vmstat_drain_cpus_mask);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(cpu_online_mask), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_DIRECT), 0);
+
+	local_irq_disable();
+	cpu = smp_processor_id();
+	nodestats = NODE_DATA(cpu_to_node(cpu))->per_cpu_nodestats;
+	/* What it held at its join goes first: then its diffs read 0. */
+	expsync_vmstat_fold(EXPSYNC_VMSTAT_FOLD_DRAIN_NOW);
+	clean = expsync_vmstat_holds_none(cpu);
+	this_cpu_inc(nodestats->vm_node_stat_diff[item]);
+	residue = expsync_vmstat_holds_none(cpu);
+	this_cpu_dec(nodestats->vm_node_stat_diff[item]);
+	local_irq_enable();
+
+	KUNIT_EXPECT_TRUE(test, clean);
+	KUNIT_EXPECT_FALSE(test, residue);
+
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(old_policy), 0);
+	free_cpumask_var(old_set);
+}
+
 static struct kunit_case vmstat_drain_cases[] = {
 	KUNIT_CASE(vmstat_drain_test_transitions),
 	KUNIT_CASE(vmstat_drain_test_direct),
+	KUNIT_CASE(vmstat_drain_test_direct_residue),
 	KUNIT_CASE(vmstat_drain_test_tick_stop),
 	KUNIT_CASE(vmstat_drain_test_pressure_kept),
 	{}
