@@ -61,6 +61,11 @@ def who(path):
             for m in matches(path, r"# who (\S+) (.*)$")]
 
 
+def counts(fns):
+    """The "fn=n" words of a "# who" line as {fn: n}."""
+    return {k: int(v) for k, _, v in (x.partition("=") for x in fns.split()) if v.isdigit()}
+
+
 def windows(path):
     """The ledger lines of a log: [(label, {key: value})]."""
     return [(m.group(1), dict(x.split("=", 1) for x in m.group(2).split()))
@@ -111,9 +116,7 @@ def main():
         res.append(("PASS" if ok else "FAIL",
                     "ledger: 6.12 shows %s on the isolated CPU" % WHAT[c],
                     "per window %s" % vals))
-    fns = {lbl: dict((k, int(v)) for k, _, v in
-                     (x.partition("=") for x in f.split()) if v.isdigit())
-           for lbl, f in who(sys.argv[1]) + who(sys.argv[2])}
+    fns = {lbl: counts(f) for lbl, f in who(sys.argv[1]) + who(sys.argv[2])}
     # The two claims below read the "# who" lines: a window without one
     # (perf record failed) must not pass them for want of evidence.
     for lbl, _ in base + exp:

@@ -442,9 +442,7 @@ def ledger_who(d):
         for label, fns in ledger.who(path):
             v = ledger_variant(label, is_612)
             if v:
-                per.setdefault(v, []).append(
-                    {k: int(n) for k, n in (x.split("=", 1) for x in fns.split() if "=" in x)
-                     if n.isdigit()})
+                per.setdefault(v, []).append(ledger.counts(fns))
     return {v: {k: statistics.fmean(w.get(k, 0) for w in ws)
                 for k in set().union(*ws)} for v, ws in per.items()}
 

@@ -327,37 +327,35 @@ static bool trace_start(const char *why)
 }
 
 /* Stop recording; the number of events recorded, or -1. */
-static long trace_stop(void)
+/* The lines of the trace buffer that hold @key, -1 if unreadable. */
+static long traced(const char *key)
 {
 	char line[512];
-	long n = 0;
-	FILE *f;
-
-	write_file(TF_EVENT "enable", "0");
-	write_file(TF_EVENT "filter", "0");
-	f = fopen(TRACING "trace", "r");
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f))
-		n += line[0] != '#' && strstr(line, "expsync_table_free_rcu:");
-	fclose(f);
-	return n;
-}
-
-/* The events of the last trace whose reason is @why ("why=@why"). */
-static long traced_why(const char *why)
-{
-	char line[512], key[64];
 	long n = 0;
 	FILE *f = fopen(TRACING "trace", "r");
 
 	if (!f)
 		return -1;
-	snprintf(key, sizeof(key), "why=%s\n", why);
 	while (fgets(line, sizeof(line), f))
 		n += line[0] != '#' && strstr(line, key);
 	fclose(f);
 	return n;
+}
+
+static long trace_stop(void)
+{
+	write_file(TF_EVENT "enable", "0");
+	write_file(TF_EVENT "filter", "0");
+	return traced("expsync_table_free_rcu:");
+}
+
+/* The events of the last trace whose reason is @why ("why=@why"). */
+static long traced_why(const char *why)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "why=%s\n", why);
+	return traced(key);
 }
 
 /*
