@@ -82,12 +82,17 @@ CHECK_TRACEPOINTS=(ipi irq_vectors csd workqueue timer irq expsync
 # from 2 up, probes come and go without patching.  QEMU 7.2's
 # multi-threaded TCG can run a site's temporary int3 after the patching
 # is over (see pin_tracepoints): an int3 oops at the sched_switch call
-# in __schedule() when a test starts tracing under load.  The test
-# kernels have no JUMP_LABEL, so these static calls are all the code the
-# tests would patch.  Systems a kernel lacks (expsync on the
+# in __schedule() when a test starts tracing under load, and at the
+# timer_expire_entry call in call_timer_fn() while this very function
+# patched at run time.  So a boot given hold_boot_args gets the probes
+# before the other CPUs start (trace_init(), one CPU, nothing to race),
+# and this function only checks them; raw_syscalls alone is patched
+# here, since syscall_regfunc() must flag pid 1 (see hold_boot_args).
+# The test kernels have no JUMP_LABEL, so these static calls are all the
+# code the tests would patch.  Systems a kernel lacks (expsync on the
 # CONFIG_EXPSYNC=n kernel) are left out; any other failure is fatal.
 hold_static_calls() {
-	local t=/sys/kernel/tracing i e f
+	local t=/sys/kernel/tracing i e f booted=0
 	local evs=()
 	[ -d $t/events ] || { echo "FAILED: hold_static_calls: no $t"; return 1; }
 	for e in "${CHECK_TRACEPOINTS[@]}"; do
@@ -98,6 +103,7 @@ hold_static_calls() {
 			return 1
 		fi
 	done
+	grep -q 'trace_instance=expsync-hold1' /proc/cmdline && booted=1
 	for i in expsync-hold1 expsync-hold2; do
 		mkdir -p $t/instances/$i &&
 			echo 0 > $t/instances/$i/tracing_on &&
@@ -105,10 +111,33 @@ hold_static_calls() {
 			{ echo "FAILED: hold_static_calls: instance $i"; return 1; }
 		for e in "${evs[@]}"; do
 			f=$t/instances/$i/events/$e/enable
+			if [ $booted = 1 ] && [ "$e" != raw_syscalls ] &&
+				[ "$(cat "$f" 2> /dev/null)" != 1 ]; then
+				echo "FAILED: hold_static_calls: $f not enabled at boot (hold_boot_args)"
+				return 1
+			fi
 			echo 1 > "$f" ||
 				{ echo "FAILED: hold_static_calls: cannot enable $f"; return 1; }
 		done
 	done
+}
+
+# hold_boot_args [--no-expsync]: the kernel parameters that give
+# hold_static_calls' instances their events at boot, in trace_init(),
+# before any other CPU runs.  raw_syscalls is left to run time: its
+# regfunc flags only the tasks that exist when its first probe comes,
+# and pid 1 does not exist yet, so no syscall would ever be traced.
+hold_boot_args() {
+	local e evs=() i out=
+	for e in "${CHECK_TRACEPOINTS[@]}"; do
+		[ "$e" = raw_syscalls ] && continue
+		[ "$e" = expsync ] && [ "${1:-}" = --no-expsync ] && continue
+		case $e in */*) evs+=("${e/\//:}") ;; *) evs+=("$e:*") ;; esac
+	done
+	for i in expsync-hold1 expsync-hold2; do
+		out+="trace_instance=$i^traceoff$(printf ',%s' "${evs[@]}") "
+	done
+	echo "${out% }"
 }
 
 # hold_check: a TAP test of hold_static_calls.  Counts text_poke_sync()'s
