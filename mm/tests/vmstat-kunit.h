@@ -312,12 +312,62 @@ static void vmstat_drain_test_direct_residue(struct kunit *test)
 	free_cpumask_var(old_set);
 }
 
+/*
+ * An isolated CPU that joins the set loses the vmstat_update queued there
+ * before (a CPU isolated at run time, by a cpuset partition, keeps the one
+ * the shepherd queued): the shepherd leaves the CPU alone from then on,
+ * and that work would still interrupt it once.  The work is queued here as
+ * the shepherd would, with a delay far past the suite, before the join.
+ */
+static void vmstat_drain_test_isolated_join(struct kunit *test)
+{
+	unsigned int old_policy = vmstat_drain_word.value, cpu, iso = nr_cpu_ids;
+	struct delayed_work *dw;
+	cpumask_var_t old_set, set;
+	bool before, after;
+
+	for_each_online_cpu(cpu) {
+		if (cpu_is_isolated(cpu)) {
+			iso = cpu;
+			break;
+		}
+	}
+	KUNIT_ASSERT_LT_MSG(test, iso, nr_cpu_ids,
+			    "no isolated CPU: boot with isolcpus= or nohz_full=");
+	KUNIT_ASSERT_TRUE(test, alloc_cpumask_var(&old_set, GFP_KERNEL));
+	KUNIT_ASSERT_TRUE(test, zalloc_cpumask_var(&set, GFP_KERNEL));
+	cpumask_copy(old_set, &vmstat_drain_cpus_mask);
+	cpumask_set_cpu(iso, set);
+	dw = per_cpu_ptr(&vmstat_work, iso);
+
+	/* periodic: the set owns nothing, the CPU is the shepherd's. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(set), 0);
+	queue_delayed_work_on(iso, mm_percpu_wq, dw, 1000 * HZ);
+	before = delayed_work_pending(dw);
+	/* user-return: the isolated CPU joins the set. */
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_USER_RETURN), 0);
+	after = delayed_work_pending(dw);
+
+	KUNIT_EXPECT_TRUE(test, before);
+	KUNIT_EXPECT_FALSE_MSG(test, after,
+			       "CPU %u joined isolated with vmstat_update still queued", iso);
+
+	cancel_delayed_work(dw);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(EXPSYNC_VMSTAT_DRAIN_PERIODIC), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_cpus(old_set), 0);
+	KUNIT_EXPECT_EQ(test, vmstat_test_policy(old_policy), 0);
+	free_cpumask_var(set);
+	free_cpumask_var(old_set);
+}
+
 static struct kunit_case vmstat_drain_cases[] = {
 	KUNIT_CASE(vmstat_drain_test_transitions),
 	KUNIT_CASE(vmstat_drain_test_direct),
 	KUNIT_CASE(vmstat_drain_test_direct_residue),
 	KUNIT_CASE(vmstat_drain_test_tick_stop),
 	KUNIT_CASE(vmstat_drain_test_pressure_kept),
+	KUNIT_CASE(vmstat_drain_test_isolated_join),
 	{}
 };
 
