@@ -33,6 +33,7 @@ prints the table, then one "STATUS|name|detail" line per claim:
 """
 import math
 import re
+import statistics
 import sys
 
 CAUSES = ["timer", "callfn", "callfn1", "resched", "irqwork", "work", "timers",
@@ -103,10 +104,8 @@ def main():
         if not vals or None in vals:
             res.append(("FAIL", "ledger: 6.12 %s" % c, "not counted in every window"))
             continue
-        mean = sum(vals) / len(vals)
-        sd = (sum((v - mean) ** 2 for v in vals) / (len(vals) - 1)) ** 0.5 \
-            if len(vals) > 1 else 0.0
-        var = max(sd * sd, mean)
+        mean = statistics.fmean(vals)
+        var = max(statistics.variance(vals) if len(vals) > 1 else 0.0, mean)
         limit[c] = int(math.ceil(mean + 6 * math.sqrt(var))) + 1
         if exp:
             agg[c] = (mean, mean + 4 * math.sqrt(var / len(vals) + var / len(exp)) + 1)
@@ -147,7 +146,7 @@ def main():
         vals = [num(kv, c) for _, kv in exp]
         if None in vals:
             continue	# reported per window below
-        means[c] = sum(vals) / len(vals)
+        means[c] = statistics.fmean(vals)
         if means[c] > lim:
             over.append("%s %.1f > %.1f" % (c, means[c], lim))
     if agg:

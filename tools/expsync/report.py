@@ -448,10 +448,8 @@ def ledger_who(d):
 
 
 def stats(xs):
-    n = len(xs)
-    mean = sum(xs) / n
-    sd = math.sqrt(sum((x - mean) ** 2 for x in xs) / (n - 1)) if n > 1 else 0.0
-    return dict(n=n, mean=mean, sd=sd, min=min(xs), runs=xs)
+    sd = statistics.stdev(xs) if len(xs) > 1 else 0.0
+    return dict(n=len(xs), mean=statistics.fmean(xs), sd=sd, min=min(xs), runs=xs)
 
 
 def fmt(x):
