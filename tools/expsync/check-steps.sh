@@ -110,14 +110,17 @@ series() {
 
 fastpath() {
 	# The machine code against the CONFIG_EXPSYNC=n kernel of the same
-	# config (built already by the plan's noexpsync row).
+	# config (built already by the plan's noexpsync row).  make mutants
+	# gives its scratch tree (CHECK_KERNEL_SRC) and kernel
+	# (CHECK_KERNEL_OBJ).
 	local vml=()
 	if make -s kernel CONFIG=noexpsync > "$out/build-noexpsync-fastpath.log" 2>&1; then
 		vml=(build/obj-noexpsync/vmlinux "${CHECK_KERNEL_OBJ:-build/obj-test}/vmlinux")
 	else
 		echo "FAIL|build: CONFIG_EXPSYNC=n, for the machine code|$out/build-noexpsync-fastpath.log"
 	fi
-	tools/expsync/fastpath-check.sh build/linux "${vml[@]}"
+	FASTPATH_BASE=build/linux tools/expsync/fastpath-check.sh \
+		"${CHECK_KERNEL_SRC:-build/linux}" "${vml[@]}"
 }
 
 tree_guard() {

@@ -5,7 +5,9 @@
 # tools/expsync/mutants/*.patch to a scratch copy of the tree
 # (build/mutant/linux, never build/linux), rebuild there incrementally
 # the kernel its section boots (build/mutant/obj-test, or obj-rt for the
-# rt section: "Tier: full", the PREEMPT_RT build; ccache), run the make
+# rt section: "Tier: full", the PREEMPT_RT build; ccache; "Kernel: test"
+# for a section of host steps that reads the built kernel and the tree,
+# as fastpath does through CHECK_KERNEL_OBJ and CHECK_KERNEL_SRC), run the make
 # check section the mutant names ("Section:" in its header) against that
 # kernel, with only the kselftests its "Killed-by:" names, and print
 #   mutant NAME: killed by TEST         (TEST, a test its "Killed-by:"
@@ -82,7 +84,8 @@ for p in tools/expsync/mutants/*.patch; do
 		echo "mutant $name: does not apply ($(head -n1 "$log/apply.log"))"
 		broken=$((broken + 1)); continue
 	fi
-	kernel=$(section_kernel "$section" "${mtier:-check}")
+	kernel=$(sed -n 's/^Kernel: //p' "$p")
+	[ -n "$kernel" ] || kernel=$(section_kernel "$section" "${mtier:-check}")
 	if [ "$kernel" != test ] && [ "$kernel" != rt ]; then
 		echo "mutant $name: section $section boots no test or rt kernel ('$kernel')"
 		broken=$((broken + 1))
@@ -97,7 +100,7 @@ for p in tools/expsync/mutants/*.patch; do
 		# is the selection expsync:x.sh); KUnit and boot checks run
 		# anyway.
 		tests=$(tr ',' '\n' <<< "$killedby" | sed -n 's/^ *expsync: *\([^ ]*\) *$/expsync:\1/p' | xargs)
-		CHECK_TESTS=$tests \
+		CHECK_TESTS=$tests CHECK_KERNEL_SRC=$msrc \
 		CHECK_KERNEL=$kernel CHECK_KERNEL_OBJ=$B/mutant/obj-$kernel CHECK_OUT=$log/check CHECK_VM_PREFIX=mutant CHECK_FAIL_FAST=1 \
 			TIER=${mtier:-check} ONLY=$section tools/expsync/check.sh > "$log/check.log" 2>&1
 		rc=$?
