@@ -34,10 +34,12 @@ figures QUICK=1 measures.
 A/results.json and B/results.json, the two means and B's ratio to A.
 """
 import base64
+import datetime
 import json
 import math
 import os
 import re
+import socket
 import statistics
 import subprocess
 import sys
@@ -1164,6 +1166,31 @@ def md_html(md):
     return "\n".join(out + (["</table>"] if table else []))
 
 
+def stamp():
+    """When, from which commit and on which machine the report was made."""
+    def out(*cmd):
+        try:
+            return subprocess.run(cmd, capture_output=True, text=True,
+                                  check=False).stdout.strip()
+        except OSError:
+            return ""
+    top = os.path.dirname(os.path.abspath(__file__))
+    commit = out("git", "-C", top, "rev-parse", "--short=12", "HEAD") or "unknown"
+    if out("git", "-C", top, "status", "--porcelain", "--untracked-files=no"):
+        commit += " with uncommitted changes"
+    model = "unknown CPU"
+    with open("/proc/cpuinfo") as f:
+        for line in f:
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    qemu = out("qemu-system-x86_64", "--version").splitlines()
+    return "%s, commit %s, host %s (%d CPUs, %s), %s" % (
+        datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
+        commit, socket.gethostname(), os.cpu_count(), model,
+        qemu[0] if qemu else "no qemu-system-x86_64")
+
+
 def main_report(d):
     figs, missing, quick = build(d)
     problems = guest_problems(d)
@@ -1173,18 +1200,21 @@ def main_report(d):
     if os.path.exists(os.path.join(d, "phases.txt")):
         with open(os.path.join(d, "phases.txt")) as f:
             phases = [re.sub(r"^\s*\((.*)\)\s*$", r"\1", x.strip()) for x in f if x.strip()]
+    made = stamp()
     md = markdown(figs, missing, problems, cls, quick, calls, ledger_who(d))
+    md[2:2] = ["Made %s." % made, ""]
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     missing += html(d, md, figs)
     with open(os.path.join(d, "results.json"), "w") as f:
-        json.dump({"quick": quick, "missing": missing, "problems": problems,
+        json.dump({"made": made, "quick": quick, "missing": missing, "problems": problems,
                    "claims": [list(c) for c in cls],
                    "figures": [{k: f[k] for k in ("id", "section", "title", "unit",
                                                  "better", "base", "skipped",
                                                  "stats")}
                                for f in figs]}, f, indent=1)
     lines = summary(figs, missing, problems, cls, phases)
+    lines = (lines[:1] + ["made " + made] + lines[1:])[:40]
     with open(os.path.join(d, "summary.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
