@@ -91,6 +91,8 @@ CHECK_TRACEPOINTS=(ipi irq_vectors csd workqueue timer irq expsync
 # The test kernels have no JUMP_LABEL, so these static calls are all the
 # code the tests would patch.  Systems a kernel lacks (expsync on the
 # CONFIG_EXPSYNC=n kernel) are left out; any other failure is fatal.
+# The tracefs instances whose events hold the probes.
+HOLD_INSTANCES=(expsync-hold1 expsync-hold2)
 hold_static_calls() {
 	local t=/sys/kernel/tracing i e f booted=0
 	local evs=()
@@ -103,8 +105,8 @@ hold_static_calls() {
 			return 1
 		fi
 	done
-	grep -q 'trace_instance=expsync-hold1' /proc/cmdline && booted=1
-	for i in expsync-hold1 expsync-hold2; do
+	grep -q "trace_instance=${HOLD_INSTANCES[0]}^" /proc/cmdline && booted=1
+	for i in "${HOLD_INSTANCES[@]}"; do
 		mkdir -p $t/instances/$i &&
 			echo 0 > $t/instances/$i/tracing_on &&
 			echo 4 > $t/instances/$i/buffer_size_kb ||
@@ -134,7 +136,7 @@ hold_boot_args() {
 		[ "$e" = expsync ] && [ "${1:-}" = --no-expsync ] && continue
 		case $e in */*) evs+=("${e/\//:}") ;; *) evs+=("$e:*") ;; esac
 	done
-	for i in expsync-hold1 expsync-hold2; do
+	for i in "${HOLD_INSTANCES[@]}"; do
 		out+="trace_instance=$i^traceoff$(printf ',%s' "${evs[@]}") "
 	done
 	echo "${out% }"

@@ -680,10 +680,10 @@ def verdict(f, cls, variant=None):
     return " => FAIL (%s)" % "; ".join(bad) if bad else " => PASS"
 
 
-def summary(figs, missing, problems, cls, phases):
+def summary(figs, missing, problems, cls, phases, made):
     byid = {f["id"]: f for f in figs}
     lines = ["expsync against 6.12 (CONFIG_EXPSYNC=n), QEMU TCG -icount: mean±sd over runs,"
-             " (ratio to 6.12)"]
+             " (ratio to 6.12)", "made " + made]
     for fid, what in HEADLINES:
         f = byid[fid]
         lines.append("%-36s %s: %s%s" % (what, f["unit"], "  ".join(variant_cells(f)),
@@ -702,8 +702,8 @@ def summary(figs, missing, problems, cls, phases):
     return lines[:40]
 
 
-def markdown(figs, missing, problems, cls, quick, calls, who=None):  # noqa: C901
-    md = ["# expsync against 6.12", "",
+def markdown(figs, missing, problems, cls, quick, calls, made, who=None):  # noqa: C901
+    md = ["# expsync against 6.12", "", "Made %s." % made, "",
           "Every figure is measured on the `CONFIG_EXPSYNC=n` bench kernel (6.12, with "
           "the series' first patch) and on the expsync bench kernel, in one `make run`, "
           "under QEMU TCG `-icount shift=0,sleep=off` (a guest ns is one instruction) "
@@ -1201,8 +1201,7 @@ def main_report(d):
         with open(os.path.join(d, "phases.txt")) as f:
             phases = [re.sub(r"^\s*\((.*)\)\s*$", r"\1", x.strip()) for x in f if x.strip()]
     made = stamp()
-    md = markdown(figs, missing, problems, cls, quick, calls, ledger_who(d))
-    md[2:2] = ["Made %s." % made, ""]
+    md = markdown(figs, missing, problems, cls, quick, calls, made, ledger_who(d))
     with open(os.path.join(d, "report.md"), "w") as f:
         f.write("\n".join(md) + "\n")
     missing += html(d, md, figs)
@@ -1213,8 +1212,7 @@ def main_report(d):
                                                  "better", "base", "skipped",
                                                  "stats")}
                                for f in figs]}, f, indent=1)
-    lines = summary(figs, missing, problems, cls, phases)
-    lines = (lines[:1] + ["made " + made] + lines[1:])[:40]
+    lines = summary(figs, missing, problems, cls, phases, made)
     with open(os.path.join(d, "summary.txt"), "w") as f:
         f.write("\n".join(lines) + "\n")
     print("\n".join(lines))
