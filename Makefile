@@ -24,9 +24,8 @@ FRAGS_kasan	:= base test kasan
 FRAGS_rt	:= base test rt
 FRAGS		= $(foreach f,$(FRAGS_$(CONFIG)),configs/$(f).config)
 
-# The overlay: new files, copied into the tree at their in-tree paths.
-OVERLAY_DIRS	:= kernel mm arch include Documentation tools/testing LICENSES
-KCONFIGS	:= $(shell find $(OVERLAY_DIRS) -name 'Kconfig*' 2>/dev/null)
+# The series' new Kconfig files, as make export-patches leaves them here.
+KCONFIGS	:= $(shell find kernel mm arch -name 'Kconfig*' 2>/dev/null)
 
 export CCACHE_DIR	?= $(HOME)/.cache/ccache
 export CCACHE_BASEDIR	:= $(B)
@@ -57,11 +56,10 @@ $(B)/.deps-ok: tools/expsync/deps.sh
 	tools/expsync/deps.sh
 	@touch $@
 
-# --- Base tree + patch series + overlay -------------------------------------
-# Always run: it re-applies the series only when it changed and copies
-# only overlay files whose content changed, so it is cheap.
+# --- Base tree + patch series --------------------------------------------------
+# Always run: it re-applies the series only when patches/ changed.
 tree: deps
-	@DISCARD="$(DISCARD)" tools/expsync/tree.sh $(SRC) $(TESTED_SUBLEVEL) "$(OVERLAY_DIRS)"
+	@DISCARD="$(DISCARD)" tools/expsync/tree.sh $(SRC) $(TESTED_SUBLEVEL)
 
 # --- Configuration -----------------------------------------------------------
 config: tree
@@ -119,9 +117,10 @@ bench: run
 
 # The postable series, new files included, in build/patches/ (README.md).
 patches: tree
-	OVERLAY_DIRS="$(OVERLAY_DIRS)" tools/expsync/make-patches.sh
+	tools/expsync/make-patches.sh
 
-# Regenerate patches/ from the commits on top of the pristine base.
+# Regenerate patches/ from the commits on top of the pristine base, and
+# the series' new files at their paths here.
 export-patches:
 	tools/expsync/export-patches.sh $(SRC)
 

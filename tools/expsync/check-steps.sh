@@ -12,7 +12,8 @@
 #   fastpath  the vmstat counter functions, in source and in machine
 #             code against the CONFIG_EXPSYNC=n kernel
 #   tree-guard  make tree refuses to throw away commits or edits that
-#             patches/ does not hold, or new files edited in build/linux
+#             patches/ does not hold; the edit loop updates patches/ and
+#             the new files here
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
@@ -126,25 +127,28 @@ fastpath() {
 tree_guard() {
 	# A git worktree of build/linux at the applied series, and a
 	# patches/series that differs from it, so that tree.sh would
-	# re-apply: with a commit, then with an edit, it must refuse and
-	# leave both in place.
-	local wt top2 head rc
+	# re-apply: with an edit to an upstream file, to a new file, then
+	# with a commit, it must refuse and leave them in place.
+	local wt top2 head rc f
 	wt=$(mktemp -d) top2=$(mktemp -d)
 	git -C build/linux worktree add -q --detach "$wt" series || {
 		echo "FAIL|tree: refuses to discard work|cannot make a worktree of build/linux"; return; }
 	mkdir -p "$top2/patches"; : > "$top2/patches/series"
-	echo "/* unexported */" >> "$wt/mm/vmstat.c"
-	(cd "$top2" && "$top/tools/expsync/tree.sh" "$wt" 118 "") > "$out/tree-guard.log" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ] && grep -q 'make export-patches' "$out/tree-guard.log" &&
-	   grep -q unexported "$wt/mm/vmstat.c"; then
-		echo "PASS|tree: refuses to discard an edit to an upstream file|"
-	else
-		echo "FAIL|tree: refuses to discard an edit to an upstream file|status $rc, $out/tree-guard.log"
-	fi
+	for f in mm/vmstat.c kernel/expsync/core.c; do
+		git -C "$wt" checkout -q -- .
+		echo "/* unexported */" >> "$wt/$f"
+		(cd "$top2" && "$top/tools/expsync/tree.sh" "$wt" 118) >> "$out/tree-guard.log" 2>&1
+		rc=$?
+		if [ $rc -ne 0 ] && grep -q 'make export-patches' "$out/tree-guard.log" &&
+		   grep -q unexported "$wt/$f"; then
+			echo "PASS|tree: refuses to discard an edit to $f|"
+		else
+			echo "FAIL|tree: refuses to discard an edit to $f|status $rc, $out/tree-guard.log"
+		fi
+	done
 	git -C "$wt" -c user.name=t -c user.email=t@localhost commit -q -a -m unexported
 	head=$(git -C "$wt" rev-parse HEAD)
-	(cd "$top2" && "$top/tools/expsync/tree.sh" "$wt" 118 "") >> "$out/tree-guard.log" 2>&1
+	(cd "$top2" && "$top/tools/expsync/tree.sh" "$wt" 118) >> "$out/tree-guard.log" 2>&1
 	rc=$?
 	if [ $rc -ne 0 ] && [ "$(git -C "$wt" rev-parse HEAD)" = "$head" ]; then
 		echo "PASS|tree: refuses to discard a commit not exported|"
@@ -153,41 +157,31 @@ tree_guard() {
 	fi
 	git -C build/linux worktree remove --force "$wt"
 	rm -rf "$top2"
-	new_file_guard
+	edit_loop
 }
 
-# new_file_guard: a new file (the overlay's) edited in the tree rather
-# than in this repository must not be overwritten by the next copy.  A
-# scratch tree whose applied series matches an empty patches/series.
-new_file_guard() {
-	local src top2 rc
+# edit_loop: the README's loop on a small tree: a fixup of the commit
+# that adds a new file, rebase --autosquash, export-patches; the patch
+# and the file at its in-tree path here both carry the edit.
+edit_loop() {
+	local src top2 g=(-c user.name=t -c user.email=t@localhost) n
 	src=$(mktemp -d) top2=$(mktemp -d)
-	mkdir -p "$top2/patches" "$top2/kernel/expsync" "$src/kernel/expsync"
-	: > "$top2/patches/series"
-	echo "SUBLEVEL = 118" > "$src/Makefile"
-	git -C "$src" init -q && git -C "$src" config expsync.series \
-		"$(cat "$top2/patches/series" | sha1sum | cut -d' ' -f1)"
-	echo "repository copy" > "$top2/kernel/expsync/x.c"
-	touch -d '1 hour ago' "$top2/kernel/expsync/x.c"
-	echo "edited in the tree" > "$src/kernel/expsync/x.c"
-	(cd "$top2" && "$top/tools/expsync/tree.sh" "$src" 118 "kernel") \
-		>> "$out/tree-guard.log" 2>&1
-	rc=$?
-	if [ $rc -ne 0 ] && grep -q 'new files edited' "$out/tree-guard.log" &&
-	   grep -q 'edited in the tree' "$src/kernel/expsync/x.c"; then
-		echo "PASS|tree: refuses to overwrite a new file edited in the tree|"
+	git -C "$src" init -q && git -C "$top2" init -q && mkdir "$top2/patches"
+	echo base > "$src/README" && git -C "$src" add README &&
+		git -C "$src" "${g[@]}" commit -q -m base && git -C "$src" tag base
+	mkdir -p "$src/kernel" && echo one > "$src/kernel/new.c" && git -C "$src" add kernel &&
+		git -C "$src" "${g[@]}" commit -q -m "kernel: add new.c" &&
+		git -C "$src" "${g[@]}" commit -q --allow-empty -m "kernel: a later change"
+	echo two > "$src/kernel/new.c"
+	git -C "$src" "${g[@]}" commit -q -a --fixup=HEAD~1 &&
+		GIT_SEQUENCE_EDITOR=true git -C "$src" "${g[@]}" rebase -q -i --autosquash base &&
+		(cd "$top2" && "$top/tools/expsync/export-patches.sh" "$src") >> "$out/tree-guard.log" 2>&1
+	n=$(wc -l < "$top2/patches/series" 2>/dev/null)
+	if [ "$(cat "$top2/kernel/new.c" 2>/dev/null)" = two ] && [ "$n" = 2 ] &&
+	   grep -qx '+two' "$top2/patches/0001-kernel-add-new.c.patch"; then
+		echo "PASS|tree: fixup, autosquash and export-patches update the patch and the new file here|"
 	else
-		echo "FAIL|tree: refuses to overwrite a new file edited in the tree|status $rc, $out/tree-guard.log"
-	fi
-	# And copies a repository edit, which is newer.
-	echo "repository edit" > "$top2/kernel/expsync/x.c"
-	(cd "$top2" && "$top/tools/expsync/tree.sh" "$src" 118 "kernel") \
-		>> "$out/tree-guard.log" 2>&1
-	rc=$?
-	if [ $rc -eq 0 ] && grep -q 'repository edit' "$src/kernel/expsync/x.c"; then
-		echo "PASS|tree: copies a new file edited in this repository|"
-	else
-		echo "FAIL|tree: copies a new file edited in this repository|status $rc, $out/tree-guard.log"
+		echo "FAIL|tree: fixup, autosquash and export-patches update the patch and the new file here|$n patches, $out/tree-guard.log"
 	fi
 	rm -rf "$src" "$top2"
 }

@@ -13,12 +13,6 @@ expsync_ksft_dir() {
 		head -n 1
 }
 
-# perf_value FILE EVENT: EVENT's count in a "perf stat -x, -o FILE"
-# output, or nothing when perf did not report it (never a silent 0).
-perf_value() {
-	awk -F, -v e="$2" '$3 == e { print $1; exit }' "$1"
-}
-
 # The tracepoints that the isolation ledger counts or records, and those
 # that rtla osnoise hooks (kernel/trace/trace_osnoise.c,
 # arch/x86/kernel/trace.c), on both kernels.
@@ -179,14 +173,19 @@ hold_check() {
 	echo "$ok 1 hold_static_calls: a held tracepoint's events come and go without patching code"
 }
 
-# mean_sd COL: "mean sd" of column COL of the lines on stdin, sd being
-# the sample standard deviation; fails with fewer than 2 lines.
-mean_sd() {
-	awk -v c="$1" '{ x[NR] = $c; s += $c } END {
-		if (NR < 2) exit 1
-		m = s / NR
-		for (i = 1; i <= NR; i++) v += (x[i] - m) ^ 2
-		printf "%.3f %.3f\n", m, sqrt(v / (NR - 1)) }'
+# checkpatch_ignores PATCH: the --ignore list of checkpatch --strict for
+# PATCH.  The tree has no upstream history for a Fixes: tag to name.
+# TRACE_EVENT() has its own layout, which --strict always flags; the
+# EM()/EMe() lists that name each enum once expand to the enum, the word
+# tables, TRACE_DEFINE_ENUM() and __print_symbolic(), as in
+# include/trace/events/migrate.h, which checkpatch flags the same way.
+checkpatch_ignores() {
+	local ignore=UNKNOWN_COMMIT_ID
+	grep -q '^+++ b/include/linux/expsync.h' "$1" &&
+		ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,BRACKET_SPACE
+	grep -q '^+++ b/include/trace/events/' "$1" &&
+		ignore+=,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,MACRO_ARG_UNUSED,TRAILING_SEMICOLON
+	echo "$ignore"
 }
 
 # result STATUS NAME [DETAIL]: one make check result line, counted in

@@ -103,15 +103,8 @@ for p in "$out"/0*.patch; do
 		exit 1
 	fi
 	result PASS "series: $name applies"
-	# The EM()/EMe() lists are checked as static-checks.sh explains.
-	# Each patch adds its files to MAINTAINERS and documents its boot
-	# parameters, so FILE_PATH_CHANGES and UNDOCUMENTED_SETUP stay on.
-	ignore=UNKNOWN_COMMIT_ID
-	grep -q '^+++ b/include/linux/expsync.h' "$p" &&
-		ignore+=,COMPLEX_MACRO,MACRO_ARG_REUSE,MACRO_ARG_UNUSED,BRACKET_SPACE
-	grep -q '^+++ b/include/trace/events/' "$p" &&
-		ignore+=,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,MACRO_ARG_UNUSED,TRAILING_SEMICOLON
-	if (cd "$work" && scripts/checkpatch.pl --strict -q --ignore "$ignore" "$p") >> "$log" 2>&1; then
+	if (cd "$work" && scripts/checkpatch.pl --strict -q --ignore "$(checkpatch_ignores "$p")" \
+		"$p") >> "$log" 2>&1; then
 		result PASS "series: $name checkpatch --strict"
 	else
 		result FAIL "series: $name checkpatch --strict" "$log"

@@ -1,15 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# tree.sh SRC TESTED_SUBLEVEL "OVERLAY_DIRS"
+# tree.sh SRC TESTED_SUBLEVEL
 #
-# Make SRC the pristine Debian linux-source-6.12 tree (a git repo whose
-# tag "base" is the untouched tarball), with patches/series applied by
-# "git am" (tag "series") and the overlay copied on top, uncommitted.
-# Only what changed is rewritten, so make and ccache rebuild little.
+# Make SRC the pristine Debian linux-source-6.12 tree (a git repository
+# whose tag "base" is the untouched tarball) with patches/series applied
+# by "git am" (tag "series"), new files included.  The series is applied
+# again only when patches/ changed, so make and ccache rebuild little;
+# never over work in SRC that patches/ does not hold.
 set -euo pipefail
 
-src=$1 tested=$2 overlay=$3
+src=$1 tested=$2
 top=$(pwd)
 tarball=/usr/src/linux-source-6.12.tar.xz
 git_id=(-c user.name=expsync -c user.email=expsync@localhost
@@ -33,59 +34,32 @@ if [ "$sublevel" != "$tested" ]; then
 	echo "tree: WARNING: base is 6.12.$sublevel; the series was last tested on 6.12.$tested" >&2
 fi
 
-# Re-apply the series only when it differs from what is applied.
-want=$(cat patches/series $(sed -n 's|^\(..*\)$|patches/\1|p' patches/series) |
-	sha1sum | cut -d' ' -f1)
-have=$(git -C "$src" config --get expsync.series || true)
-if [ "$want" != "$have" ]; then
-	# Never throw away work that patches/ does not hold: commits made
-	# after the series was applied or exported, or edits to upstream
-	# files (the overlay's new files are untracked, and copied again).
-	ahead=$(git -C "$src" rev-list --count series..HEAD 2>/dev/null || echo 0)
-	dirty=$(git -C "$src" status --porcelain --untracked-files=no)
-	if [ "${DISCARD:-}" != 1 ] && { [ "$ahead" != 0 ] || [ -n "$dirty" ]; }; then
-		echo "tree: $src holds work that patches/ does not:" >&2
-		[ "$ahead" = 0 ] || git -C "$src" log --oneline series..HEAD >&2
-		[ -z "$dirty" ] || echo "$dirty" >&2
-		echo "tree: commit it and run 'make export-patches', or discard it with 'make tree DISCARD=1'" >&2
-		exit 1
-	fi
-	echo "tree: applying patches/series"
-	git -C "$src" am --abort >/dev/null 2>&1 || true
-	git -C "$src" reset -q --hard base
-	git -C "$src" clean -q -fdx
-	while read -r p; do
-		[ -n "$p" ] || continue
-		if ! git -C "$src" "${git_id[@]}" am -q --keep-cr "$top/patches/$p" 2>"$src/.am-err"; then
-			echo "tree: patch does not apply: patches/$p" >&2
-			cat "$src/.am-err" >&2
-			git -C "$src" am --abort >/dev/null 2>&1 || true
-			exit 1
-		fi
-	done < patches/series
-	git -C "$src" tag -f series >/dev/null
-	git -C "$src" config expsync.series "$want"
-fi
+want=$("$(dirname "$0")/export-patches.sh" --hash)
+[ "$want" != "$(git -C "$src" config --get expsync.series || true)" ] || exit 0
 
-# Overlay: copy files whose content differs (rsync -c), leaving the
-# mtime of unchanged files alone.  A new file edited in $src (its copy
-# there differs and is newer) would be overwritten: stop and say so.
-edited=()
-for d in $overlay; do
-	[ -d "$d" ] || continue
-	while IFS= read -r f; do
-		[ -f "$src/$f" ] && [ "$src/$f" -nt "$f" ] && ! cmp -s "$f" "$src/$f" &&
-			edited+=("$f")
-	done < <(find "$d" -type f)
-done
-if [ ${#edited[@]} -gt 0 ] && [ "${DISCARD:-}" != 1 ]; then
-	echo "tree: new files edited in $src, not in this repository:" >&2
-	printf '  %s\n' "${edited[@]}" >&2
-	echo "tree: new files live at their paths here: copy each back (cp $src/FILE FILE)," \
-		"or discard the edits with 'make tree DISCARD=1'" >&2
+# Commits made after the series was applied or exported, and edits to
+# tracked files (new files are tracked too), are work patches/ lacks.
+ahead=$(git -C "$src" rev-list --count series..HEAD 2>/dev/null || echo 0)
+dirty=$(git -C "$src" status --porcelain --untracked-files=no)
+if [ "${DISCARD:-}" != 1 ] && { [ "$ahead" != 0 ] || [ -n "$dirty" ]; }; then
+	echo "tree: $src holds work that patches/ does not:" >&2
+	[ "$ahead" = 0 ] || git -C "$src" log --oneline series..HEAD >&2
+	[ -z "$dirty" ] || echo "$dirty" >&2
+	echo "tree: commit it and run 'make export-patches', or discard it with 'make tree DISCARD=1'" >&2
 	exit 1
 fi
-for d in $overlay; do
-	[ -d "$d" ] && rsync -rc "$d/" "$src/$d/"
-done
-exit 0
+echo "tree: applying patches/series"
+git -C "$src" am --abort >/dev/null 2>&1 || true
+git -C "$src" reset -q --hard base
+git -C "$src" clean -q -fdx
+while read -r p; do
+	[ -n "$p" ] || continue
+	if ! git -C "$src" "${git_id[@]}" am -q --keep-cr "$top/patches/$p" 2>"$src/.am-err"; then
+		echo "tree: patch does not apply: patches/$p" >&2
+		cat "$src/.am-err" >&2
+		git -C "$src" am --abort >/dev/null 2>&1 || true
+		exit 1
+	fi
+done < patches/series
+git -C "$src" tag -f series >/dev/null
+git -C "$src" config expsync.series "$want"
