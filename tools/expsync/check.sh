@@ -237,8 +237,7 @@ while IFS='|' read -r rtier section name kernel smp icount timeout append run <&
 	elif [ $kok = 0 ]; then
 		kunit=0
 		[[ " $append " == *" kunit.enable=1 "* ]] && kunit=1 || append+=" kunit.enable=0"
-		grep -q '^CONFIG_EXPSYNC=y' "$(kobj "$kernel")/.config" && noexp= || noexp=--no-expsync
-		append+=" $(hold_boot_args $noexp)"
+		append+=" $(hold_boot_args "$(kobj "$kernel")/.config")"
 		tools/expsync/vm-run.sh --kernel "$(kobj "$kernel")/arch/x86/boot/bzImage" \
 			--name "$vmprefix-$name" --smp "$smp" --icount "$icount" \
 			--timeout "$timeout" --append "$append" -- "$prelude$run" > "$log" 2>&1

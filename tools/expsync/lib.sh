@@ -13,93 +13,43 @@ expsync_ksft_dir() {
 		head -n 1
 }
 
-# The tracepoints that the isolation ledger counts or records, and those
-# that rtla osnoise hooks (kernel/trace/trace_osnoise.c,
-# arch/x86/kernel/trace.c), on both kernels.
-PINNED_TRACEPOINTS=('irq_vectors:*' ipi:ipi_send_cpu ipi:ipi_send_cpumask
-	csd:csd_function_entry workqueue:workqueue_execute_start
-	timer:timer_expire_entry timer:hrtimer_expire_entry timer:tick_stop
-	irq:irq_handler_entry irq:irq_handler_exit irq:softirq_entry irq:softirq_exit
-	sched:sched_switch sched:sched_migrate_task 'osnoise:*')
-
-# pin_tracepoints: keep PINNED_TRACEPOINTS enabled, on every CPU, for the
-# rest of the boot; returns once they are.  Enabling a tracepoint patches
-# its call sites (text_poke_bp()), and QEMU 7.2's multi-threaded TCG can
-# run a site's temporary int3 after the patching is over: an int3 oops
-# in __sysvec_call_function_single (tools/expsync/tcg-text-poke.sh
-# reproduces it on the CONFIG_EXPSYNC=n kernel).  A static key held
-# enabled is not patched again when perf or rtla enables it once more,
-# which also keeps text_poke_bp()'s sync IPIs out of the counted windows.
-# Each also gets a second probe, its ftrace event (the top-level buffer
-# off): a tracepoint's static call is patched when its probes go from 1
-# to 2 (tracepoint_add_func()), which rtla's osnoise did to
-# irq_vectors:reschedule_entry (an int3 oops in sysvec_reschedule_ipi);
-# from 2 up, probes come and go without patching.
-# Both kernels pay the same: counting, no sampling, no interrupt.
-pin_tracepoints() {
-	local ready=/tmp/expsync-tracepoints-pinned err=/tmp/expsync-pin.err args=() e pid
-	local t=/sys/kernel/tracing f
-	command -v perf > /dev/null || return 0
-	echo 0 > $t/tracing_on || { echo "FAILED: pin_tracepoints: no $t"; return 1; }
-	for e in "${PINNED_TRACEPOINTS[@]}"; do
-		args+=(-e "$e")
-		f=$t/events/${e%%:*}/${e#*:}/enable
-		[ "${e#*:}" != '*' ] || f=$t/events/${e%%:*}/enable
-		echo 1 > "$f" || { echo "FAILED: pin_tracepoints: cannot enable $f"; return 1; }
-	done
-	rm -f "$ready"
-	# perf stat creates the events before it lets its command run.
-	perf stat -a -o /dev/null "${args[@]}" -- \
-		sh -c "touch $ready; exec sleep 10000000" > /dev/null 2> "$err" &
-	pid=$!
-	for _ in $(seq 600); do
-		[ -e "$ready" ] && return 0
-		kill -0 $pid 2> /dev/null || break
-		sleep 0.1
-	done
-	echo "FAILED: pin_tracepoints: perf stat did not start: $(head -c 300 "$err")"
-	return 1
-}
-
-# The tracepoints that make check's tests enable, count or trace
-# (tools/testing/selftests/expsync), as tracefs event systems or
-# SYSTEM/EVENT.
-CHECK_TRACEPOINTS=(ipi irq_vectors csd workqueue timer irq expsync
-	sched/sched_switch raw_syscalls kmem/mm_page_free
-	kmem/mm_page_free_batched)
-
-# hold_static_calls: give every tracepoint of CHECK_TRACEPOINTS two
-# probes for the rest of the boot, the ftrace events of two tracefs
-# instances whose buffers stay off.  A tracepoint's call sites are a
-# static call, patched with text_poke_bp() when its probes go from 0 to
-# 1 to 2 and back (tracepoint_add_func(), tracepoint_remove_func());
-# from 2 up, probes come and go without patching.  QEMU 7.2's
-# multi-threaded TCG can run a site's temporary int3 after the patching
-# is over (see pin_tracepoints): an int3 oops at the sched_switch call
-# in __schedule() when a test starts tracing under load, and at the
-# timer_expire_entry call in call_timer_fn() while this very function
-# patched at run time.  So a boot given hold_boot_args gets the probes
-# before the other CPUs start (trace_init(), one CPU, nothing to race),
-# and this function only checks them; raw_syscalls alone is patched
-# here, since syscall_regfunc() must flag pid 1 (see hold_boot_args).
-# The test kernels have no JUMP_LABEL, so these static calls are all the
-# code the tests would patch.  Systems a kernel lacks (expsync on the
-# CONFIG_EXPSYNC=n kernel) are left out; any other failure is fatal.
+# The tracepoints that the tests and make run's guests enable, count or
+# trace (tools/testing/selftests/expsync, the isolation ledger, and
+# what rtla osnoise hooks: kernel/trace/trace_osnoise.c,
+# arch/x86/kernel/trace.c), as tracefs event systems or SYSTEM/EVENT.
+# expsync and osnoise are left out of a kernel built without them.
+HELD_TRACEPOINTS=(ipi irq_vectors csd workqueue timer irq expsync osnoise
+	sched/sched_switch sched/sched_migrate_task raw_syscalls
+	kmem/mm_page_free kmem/mm_page_free_batched)
 # The tracefs instances whose events hold the probes.
 HOLD_INSTANCES=(expsync-hold1 expsync-hold2)
+
+# hold_static_calls: check that every tracepoint of HELD_TRACEPOINTS
+# has two probes for the rest of the boot, the ftrace events of two
+# tracefs instances whose buffers stay off, given at boot by
+# hold_boot_args.  A tracepoint's call sites are a static call (and,
+# with JUMP_LABEL, a static key), patched with text_poke_bp() when its
+# probes go from 0 to 1 to 2 and back (tracepoint_add_func(),
+# tracepoint_remove_func()); from 2 up, probes come and go without
+# patching.  QEMU 7.2's multi-threaded TCG can run a site's temporary
+# int3 after the patching is over (tools/expsync/tcg-text-poke.sh
+# reproduces it on the CONFIG_EXPSYNC=n kernel): an int3 oops wherever
+# a test or perf starts tracing under load.  Given at boot, the probes
+# come in trace_init(), while one CPU runs: nothing to race.  Only
+# raw_syscalls is enabled here, since syscall_regfunc() must flag pid 1
+# (see hold_boot_args).
 hold_static_calls() {
-	local t=/sys/kernel/tracing i e f booted=0
+	local t=/sys/kernel/tracing i e f
 	local evs=()
 	[ -d $t/events ] || { echo "FAILED: hold_static_calls: no $t"; return 1; }
-	for e in "${CHECK_TRACEPOINTS[@]}"; do
+	for e in "${HELD_TRACEPOINTS[@]}"; do
 		if [ -d "$t/events/$e" ]; then
 			evs+=("$e")
-		elif [ "$e" != expsync ]; then
+		elif [ "$e" != expsync ] && [ "$e" != osnoise ]; then
 			echo "FAILED: hold_static_calls: no event $e"
 			return 1
 		fi
 	done
-	grep -q "trace_instance=${HOLD_INSTANCES[0]}^" /proc/cmdline && booted=1
 	for i in "${HOLD_INSTANCES[@]}"; do
 		mkdir -p $t/instances/$i &&
 			echo 0 > $t/instances/$i/tracing_on &&
@@ -107,8 +57,7 @@ hold_static_calls() {
 			{ echo "FAILED: hold_static_calls: instance $i"; return 1; }
 		for e in "${evs[@]}"; do
 			f=$t/instances/$i/events/$e/enable
-			if [ $booted = 1 ] && [ "$e" != raw_syscalls ] &&
-				[ "$(cat "$f" 2> /dev/null)" != 1 ]; then
+			if [ "$e" != raw_syscalls ] && [ "$(cat "$f" 2> /dev/null)" != 1 ]; then
 				echo "FAILED: hold_static_calls: $f not enabled at boot (hold_boot_args)"
 				return 1
 			fi
@@ -118,16 +67,20 @@ hold_static_calls() {
 	done
 }
 
-# hold_boot_args [--no-expsync]: the kernel parameters that give
+# hold_boot_args KCONFIG: the kernel parameters that give
 # hold_static_calls' instances their events at boot, in trace_init(),
-# before any other CPU runs.  raw_syscalls is left to run time: its
-# regfunc flags only the tasks that exist when its first probe comes,
-# and pid 1 does not exist yet, so no syscall would ever be traced.
+# before any other CPU runs, for the kernel configured by the .config
+# file KCONFIG.  raw_syscalls is left to run time: its regfunc flags
+# only the tasks that exist when its first probe comes, and pid 1 does
+# not exist yet, so no syscall would ever be traced.
 hold_boot_args() {
 	local e evs=() i out=
-	for e in "${CHECK_TRACEPOINTS[@]}"; do
-		[ "$e" = raw_syscalls ] && continue
-		[ "$e" = expsync ] && [ "${1:-}" = --no-expsync ] && continue
+	for e in "${HELD_TRACEPOINTS[@]}"; do
+		case $e in
+		raw_syscalls) continue ;;
+		expsync) grep -q '^CONFIG_EXPSYNC=y' "$1" || continue ;;
+		osnoise) grep -q '^CONFIG_OSNOISE_TRACER=y' "$1" || continue ;;
+		esac
 		case $e in */*) evs+=("${e/\//:}") ;; *) evs+=("$e:*") ;; esac
 	done
 	for i in "${HOLD_INSTANCES[@]}"; do

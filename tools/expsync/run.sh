@@ -95,14 +95,15 @@ eval_on() {
 		"tools/expsync/eval/report.sh" > "$2" 2>&1
 }
 # ledger KERNEL-DIR LOG: the isolation ledger on one kernel, then rtla
-# osnoise on its isolated CPU (40-programs.sh; not under -icount).
+# osnoise on its isolated CPU (40-programs.sh; not under -icount, so
+# with the tracepoints held from boot: lib.sh hold_static_calls).
 ledger_on() {
 	local secs=15
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "ledger-$1" --smp 3 --timeout 1800 \
-		--append "nohz_full=2 isolcpus=nohz,domain,2" \
+		--append "nohz_full=2 isolcpus=nohz,domain,2 $(hold_boot_args "build/obj-$1/.config")" \
 		-- "${NO_PERF:+mount --bind /dev/null \$(command -v perf);}" \
-		". $top/tools/expsync/lib.sh; pin_tracepoints;" \
+		". $top/tools/expsync/lib.sh; hold_static_calls || exit 1;" \
 		"LEDGER_SECONDS=$secs LEDGER_REPEAT=1" \
 		"LEDGER_CONFIGS='rcu:user-return immediate:direct auto:periodic'" \
 		"$ksft/expsync/isolation_ledger.sh;" \

@@ -1,38 +1,36 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# [TCG_THREADS=single] tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin|hold]
+# [TCG_THREADS=single] tcg-text-poke.sh KERNEL-DIR [ROUNDS] [hold]
 #
 # Reproduces, on any x86 kernel built with JUMP_LABEL (the bench kernels,
-# build/obj-bench-noexpsync being 6.12 itself), the int3 oops that killed make
-# run's ledger boots: "Oops: int3" at __sysvec_call_function_single+0xa,
+# build/obj-bench-noexpsync being 6.12 itself), an int3 oops of QEMU 7.2's
+# multi-threaded TCG: "Oops: int3" at __sysvec_call_function_single+0xa,
 # the code bytes there already showing the patched jump.  A guest with 3
 # vCPUs runs an munmap hammer on CPUs 1 and 2 (call-function IPIs without
 # pause) while CPU 0 starts perf stat on irq_vectors:call_function_*_entry
 # ROUNDS times (default 300): each start and exit patches the static key
 # of the tracepoint inside the IPI handler with text_poke_bp().  No
-# expsync code or knob takes part.  Under QEMU 7.2's multi-threaded TCG a
-# vCPU can run the site's temporary int3 after the patching is over,
-# when the kernel's int3 handler no longer knows it.
+# expsync code or knob takes part.  A vCPU can run the site's temporary
+# int3 after the patching is over, when the kernel's int3 handler no
+# longer knows it.
 #
-# With "pin", pin_tracepoints (lib.sh, as make run's ledger boots) holds
-# the tracepoints enabled first: the key is patched once, before the
-# hammer starts.  With "hold", hold_static_calls (lib.sh, as make
-# check's boots) gives the tracepoints two probes first, so that perf
-# adds and removes a third one and patches nothing (the test kernels,
-# without JUMP_LABEL, have only the static calls to patch).
-# TCG_THREADS=single runs the
-# vCPUs on one host thread (vm-run.sh --tcg-threads), as -icount does.
-# Prints the round the oops came in, or that all rounds passed.
+# With "hold", the guest boots with hold_boot_args and runs
+# hold_static_calls (lib.sh), as every make check boot and make run's
+# ledger boots do: the tracepoints have two probes from boot, so that
+# perf adds and removes a third one and patches nothing.
+# TCG_THREADS=single runs the vCPUs on one host thread (vm-run.sh
+# --tcg-threads), as -icount does.  Prints the round the oops came in,
+# or that all rounds passed.
 set -uo pipefail
 cd "$(dirname "$0")/../.." || exit 1
-obj=${1:?usage: tcg-text-poke.sh KERNEL-DIR [ROUNDS] [pin|hold]}
-rounds=${2:-300} mode=${3:-}
+. tools/expsync/lib.sh
+obj=${1:?usage: tcg-text-poke.sh KERNEL-DIR [ROUNDS] [hold]}
+rounds=${2:-300} mode=${3:-} setup= args=
 case $mode in
-'') setup= ;;
-pin) setup=pin_tracepoints ;;
-hold) setup=hold_static_calls ;;
-*) echo "tcg-text-poke: the third argument is 'pin', 'hold' or nothing" >&2; exit 2 ;;
+'') ;;
+hold) setup=hold_static_calls args=$(hold_boot_args "$obj/.config") ;;
+*) echo "tcg-text-poke: the third argument is 'hold' or nothing" >&2; exit 2 ;;
 esac
 out=build/tcg-text-poke
 mkdir -p $out
@@ -43,7 +41,7 @@ events="-e irq_vectors:call_function_single_entry -e irq_vectors:call_function_e
 name=tcg-text-poke-$(basename "$obj")${mode:+-$mode}${TCG_THREADS:+-$TCG_THREADS}
 tools/expsync/vm-run.sh --kernel "$obj/arch/x86/boot/bzImage" --name "$name" \
 	${TCG_THREADS:+--tcg-threads $TCG_THREADS} --smp 3 \
-	--timeout $((60 + rounds * 10)) --append "kunit.enable=0" -- \
+	--timeout $((60 + rounds * 10)) --append "kunit.enable=0 $args" -- \
 	"${setup:+. tools/expsync/lib.sh; $setup || exit 1;}" \
 	"$out/hammer 1 2 & for i in \$(seq $rounds); do echo \"tcg-text-poke: round \$i\" > /dev/kmsg;" \
 	"taskset -c 0 perf stat -a $events -- sleep 0.02 > /dev/null 2>&1; done;" \
