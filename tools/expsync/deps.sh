@@ -6,7 +6,7 @@ set -euo pipefail
 
 pkgs=(linux-source-6.12 qemu-system-x86 flex bison bc libelf-dev libssl-dev
       cpio ccache rsync kmod python3 python3-ply python3-git linux-perf gcc make git
-      trinity stress-ng rtla gnuplot-nox gdb)
+      trinity stress-ng rtla gnuplot-nox python3-markdown gdb)
 missing=()
 for p in "${pkgs[@]}"; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" ||

@@ -1,37 +1,16 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""report.py DIR | report.py compare A B: make run's report, expsync against 6.12.
+"""make run's report: expsync against 6.12, from the guests' records.
 
-DIR holds what tools/expsync/run.sh gathered: guest-bench-noexpsync.log and
-guest-bench.log (the evaluation's raw records, "@R FIGURE VARIANT VALUE",
-one per run, from the CONFIG_EXPSYNC=n kernel and the expsync one),
-ledger-bench-noexpsync.log and ledger-bench.log (the isolation ledger's
-"# ledger LABEL cause=N ..." lines, one per window), ledger.txt (its
-claims, tools/expsync/ledger.py), scaling-bench-noexpsync.log and
-scaling-bench.log (records of the 8-vCPU boots, eval/scaling.sh),
-fastpath.txt (fastpath-check.sh), fastpath-bench-noexpsync.jsonl and
-fastpath-bench.jsonl (the counter functions' calls stepped by gdb,
-fastpath-steps.sh), phases.txt, and
-nomem-612.log and nomem-test.log (membarrier under fault injection, in
-test-configuration boots: eval/nomem.sh), whose claim report.py makes.
-
-Writes DIR/results.json (every raw run), DIR/report.md (every table),
-DIR/index.html (the tables and the plots, gnuplot PNGs embedded) and
-DIR/summary.txt (at most 40 lines, printed too).  Each figure is given
-per variant as mean, sample standard deviation and min over its runs,
-and as a ratio to 6.12's mean (or, for a figure 6.12 cannot show, to the
-variant that is 6.12's code path).  Exits 1, naming them, when a figure
-lacks runs (fewer than its runs, "report.py runs"; with QUICK=1, 3
-runs of the figures in QUICK, the others reported as not measured), when a guest reported a
-missing figure or a failed script, or when a claim of the ledger or the
-fast path failed: nothing prints as a number that was not measured.
-
-"report.py runs" prints each figure's runs in a full run ("FIGURE:N
-...", which run.sh hands the guests), "report.py quick-figures" the
-figures QUICK=1 measures.
-
-"compare A B" prints, for every figure and variant in both
-A/results.json and B/results.json, the two means and B's ratio to A.
+report.py DIR          DIR's logs (tools/expsync/run.sh; LOGS) make DIR/summary.txt
+                       (at most 40 lines, printed), report.md, index.html (gnuplot
+                       plots embedded) and results.json (every raw run).  Exits 1
+                       naming what failed: a figure short of runs, a guest's
+                       MISSING/FAILED line, a failed claim.
+report.py compare A B  every figure and variant of both results.json: the two
+                       means and B's ratio to A.
+report.py runs         each figure's runs in a full run ("FIGURE:N ...").
+report.py quick-figures  the figures QUICK=1 measures.
 """
 import base64
 import datetime
@@ -43,48 +22,38 @@ import socket
 import statistics
 import subprocess
 import sys
-import tempfile
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import ledger  # noqa: E402  (tools/expsync/ledger.py)
 
-# The ledger's causes and their names, and its log reader: ledger.py's.
 CAUSES, LEDGER_WHAT = ledger.CAUSES, ledger.WHAT
 # The ledger's expsync windows (run.sh LEDGER_CONFIGS), as variants.
 LEDGER_VARIANTS = ["rcu/user-return", "immediate/direct", "auto/periodic"]
 TF_MODES = ["immediate", "rcu+percpu", "rcu+gather"]
-# What make run QUICK=1 measures (3 runs each, on both kernels): one
-# figure or two per claim of the summary, chosen by their guest time.
-# The eval scripts ask for this list (run.sh passes it to the guests as
-# QUICK_FIGURES, lib.sh wants()); every other figure is reported as not
-# measured, never as a number.
+VMSTAT = ["periodic", "user-return", "direct"]
+# What QUICK=1 measures, 3 runs each: a figure or two per claim of the
+# summary.  run.sh hands it to the guests (lib.sh wants()); the others
+# are reported as not measured, never as a number.
 QUICK = {"mb_ipi_t3", "mb_ns_t3",
          "mb_coalesce_c3_cps", "mb_coalesce_c3_rounds", "mb_coalesce_c3_p99_ns",
          "mb_coalesce_c3_max_ns",
          "tf_munmap_task_ms", "tf_munmap_busy_ms", "tf_munmap_rcu_per_1000",
          "tf_munmap_tables_per_rcu",
          "vm_getppid_ns", "vm_page_cycle_ns"}
-VMSTAT = ["periodic", "user-return", "direct"]
-
-
 NOT_QUICK = "not measured by QUICK=1"
 # eval/scaling.sh: targets of a call, concurrent callers, runs per figure.
 SCALE_TARGETS = range(1, 8)
 SCALE_CALLERS = range(1, 8)
 SCALE_RUNS = 3
-# Runs of a figure whose runs spread by a percent or less (the strategy's
-# sends, stress-ng's rates) or that no claim judges (rtla): 3 resolve
-# their claims to a few percent, against bounds of 10%; a run costs
-# seconds of guest time.  The rest take 5 (timed table_free ones 10).
+# 3 runs for figures that spread by a percent or less, or that no claim
+# judges: enough against bounds of 10%, and a run costs guest seconds.
 FEW_RUNS = 3
 FULL_RUNS = 5
 # Seed 000 (8 cores, 10,000,000 calls per T): seconds of the whole run,
-# IPI-to-many and single IPIs, for T = 1..7 target threads; "about 0.2
-# microseconds per extra core" against 1.5.
+# IPI-to-many and single IPIs, for T = 1..7 target threads.
 SEED000_MANY_S = [20.173, 20.506, 22.632, 24.759, 26.633, 29.654, 30.669]
 SEED000_SINGLE_S = [18.801, 29.086, 46.841, 53.758, 70.856, 81.142, 98.362]
-# Seed 004 (i7-11850H, get_cycles() over 200,000 loops): cycles per
-# operation, by the kinds that fastpath_steps.py counts.
+# Seed 004 (i7-11850H): cycles per operation, by fastpath_steps.py's kinds.
 SEED004_CYCLES = [("lock_cmpxchg", "locked cmpxchg", 12),
                   ("cmpxchg", "cmpxchg without lock", 3),
                   ("lock_rmw", "locked add return", 10),
@@ -92,24 +61,25 @@ SEED004_CYCLES = [("lock_cmpxchg", "locked cmpxchg", 12),
                   ("cli", "disabling interrupts (CLI)", 12),
                   ("preempt", "preemption off + on (a pair: 3 per op here)", 6)]
 FASTPATH_VARIANTS = ["6.12", "periodic", "user-return", "direct"]
+# The guests' logs, and whether each is the CONFIG_EXPSYNC=n kernel's
+# (the only source of variant 6.12).  The ledger boots also run rtla;
+# programs-*: stress-ng --membarrier without nohz_full; scaling-*: the
+# 8-vCPU curves; nomem-*: the test kernels under fault injection.
+LOGS = [("guest-bench-noexpsync.log", True), ("guest-bench.log", False),
+        ("ledger-bench-noexpsync.log", True), ("ledger-bench.log", False),
+        ("programs-bench-noexpsync.log", True), ("programs-bench.log", False),
+        ("scaling-bench-noexpsync.log", True), ("scaling-bench.log", False),
+        ("nomem-612.log", True), ("nomem-test.log", False)]
 
 
 class Claim:
-    """What a figure must show: VARIANT's mean over AGAINST's mean (the
-    ratio), judged on a 95% interval of that ratio over the runs of both
+    """VARIANT's mean over AGAINST's, judged on the ratio's 95% interval
     (ratio_interval()), so that the verdict fits the noise measured:
-
-      "<=" R, ">=" R   the whole interval is at most (at least) R: the
-                       data show the gain or the bound;
-      "in" (LO, HI)    the whole interval lies in [LO, HI];
-      "no_worse" T     fails when the whole interval is worse than 1 + T
-                       (1 - T for a higher-is-better figure): a regression
-                       of more than T is shown; narrower gaps pass, and
-                       the verdict says which regression the spread can
-                       show (T plus the interval's half-width);
-      "zero"           every run of VARIANT is 0, and AGAINST (the
-                       control) has one that is not.
-    """
+    "<=", ">=" R: the whole interval is at most (at least) R; "in" (LO, HI):
+    it lies in [LO, HI]; "no_worse" T: fails when the whole interval is
+    worse than 1 + T (1 - T for a higher-is-better figure), and says which
+    regression the spread could show; "zero": every run of VARIANT is 0 and
+    one of AGAINST (the control) is not."""
 
     def __init__(self, variant, op, bound, against, why):
         self.variant, self.op, self.bound, self.against, self.why = (
@@ -139,10 +109,9 @@ def t975(df):
 
 def ratio_interval(xs, ys):
     """(low, ratio, high): mean(xs)/mean(ys) and its 95% interval, Welch's
-    t on the ratio (its relative variance is the sum of the two means'
-    relative variances; Welch-Satterthwaite degrees of freedom).  With 3
-    to 5 runs a kernel this is wider, and fairer, than a bootstrap of
-    the runs.  None if mean(ys) is 0."""
+    t on the ratio (relative variance: the sum of the two means';
+    Welch-Satterthwaite df).  With 3 to 5 runs a kernel this is wider, and
+    fairer, than a bootstrap of the runs.  None if mean(ys) is 0."""
     mx, my = statistics.fmean(xs), statistics.fmean(ys)
     if not my:
         return None
@@ -191,23 +160,20 @@ def judge(f, c):
                 c.why, r, lo, hi, a["n"], b["n"], half, sees))
 
 
-def figure_claims(figs):
-    """Every figure's claims, judged."""
-    return [judge(f, c) for f in figs for c in f["claims"]]
-
-
 def figures():
-    """Every figure make run must produce: (id, section, title, unit,
-    better, expsync variants, base).  base is "6.12" (the figure is
-    measured on the CONFIG_EXPSYNC=n kernel too) or the expsync variant
-    that is 6.12's code path, for what 6.12 does not expose."""
+    """Every figure make run must produce, with its claims.  base: "6.12"
+    when the CONFIG_EXPSYNC=n kernel measures it too, else the expsync
+    variant that is 6.12's code path."""
     f = []
 
     def add(fid, sec, title, unit, better, variants, base="6.12", runs=None, claims=()):
         f.append(dict(id=fid, section=sec, title=title, unit=unit, better=better,
                       variants=variants, base=base, runs=runs, quick=fid in QUICK,
                       claims=list(claims)))
-    # Claims (the Claim class): what each figure must show, beside it.
+
+    def keeps(variants, t, why):
+        """Each variant no worse than 6.12 by over t."""
+        return [Claim(v, "no_worse", t, "6.12", why % v) for v in variants]
     for t in (2, 3):
         add("mb_ipi_t%d" % t, "membarrier", "IPI sends per 1000 calls, %d target(s)" % (t - 1),
             "sends", "lower", ["many", "single"], runs=FEW_RUNS,
@@ -216,36 +182,26 @@ def figures():
             ([Claim("single", "in", (1.8, 2.2), "many",
                     "single sends one IPI per target: twice many's for 2 targets")]
              if t == 3 else []))
-        # Not judged: with spinning targets a call waits for QEMU's
-        # round-robin to reach them (explained(): mb_coalesce_c1 times the
-        # same setup in the same boots).  The cost of a call is judged
-        # by mb_coalesce_c1_cps and mb_victim_alone_ns.
+        # Not judged: a call waits for QEMU's round-robin to reach the
+        # spinning targets (explained()); mb_victim_alone_ns judges the cost.
         add("mb_ns_t%d" % t, "membarrier", "time per call, %d target(s)" % (t - 1),
             "ns", "lower", ["many", "single"], runs=FEW_RUNS)
+    # Judged at 3 callers only: with 1 or 2 beside a spinning target,
+    # calls per second follow QEMU's turns as mb_ns does.
     for c in (1, 2, 3):
-        shares = c == 3
         add("mb_coalesce_c%d_cps" % c, "membarrier",
-            "calls per second, %d concurrent caller(s)" % c, "calls/s", "higher",
-            ["off", "on"],
-            # Judged at 3 callers only: with 1 or 2 callers beside a
-            # spinning target, calls per second follow QEMU's turns as
-            # mb_ns does, and the runs of one boot share its phase: their
-            # spread understates the spread between boots.
+            "calls per second, %d concurrent caller(s)" % c, "calls/s", "higher", ["off", "on"],
             claims=[Claim("off", "no_worse", 0.10, "6.12", "off is 6.12's path"),
                     Claim("on", ">=", 1.2, "off",
                           "3 callers sharing rounds make at least 1.2x off's calls")]
-            if shares else [])
+            if c == 3 else [])
         add("mb_coalesce_c%d_rounds" % c, "membarrier",
-            "IPI handler runs per 1000 calls, %d caller(s)" % c, "runs", "lower",
-            ["off", "on"],
-            claims=[Claim("on", "<=", 0.67, "off",
-                          "at most 2/k rounds per call at k = 3 callers")]
-            if shares else [])
-        add("mb_coalesce_c%d_p99_ns" % c, "membarrier",
-            "p99 call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"],
-            claims=[Claim(v, "no_worse", 0.10, "6.12",
-                          "%s's p99 is no worse than 6.12's" % v) for v in ("off", "on")]
-            if shares else [])
+            "IPI handler runs per 1000 calls, %d caller(s)" % c, "runs", "lower", ["off", "on"],
+            claims=[Claim("on", "<=", 0.67, "off", "at most 2/k rounds per call at k = 3 callers")]
+            if c == 3 else [])
+        add("mb_coalesce_c%d_p99_ns" % c, "membarrier", "p99 call latency, %d caller(s)" % c,
+            "ns", "lower", ["off", "on"],
+            claims=keeps(["off", "on"], 0.10, "%s's p99 is no worse than 6.12's") if c == 3 else [])
         add("mb_coalesce_c%d_max_ns" % c, "membarrier",
             "worst call latency, %d caller(s)" % c, "ns", "lower", ["off", "on"])
     for h, what in (("alone", "alone"), ("hammer", "beside an unprivileged hammer")):
@@ -256,12 +212,9 @@ def figures():
             if h == "alone" else [])
         add("mb_victim_%s_p99_ns" % h, "membarrier",
             "another process's p99 latency, %s" % what, "ns", "lower", ["off", "on"],
-            claims=[Claim(v, "no_worse", 0.10, "6.12",
-                          "a bystander's p99 under %s is no worse than 6.12's" % v)
-                    for v in ("off", "on")] if h == "hammer" else [])
-    # In boots of the test configuration (fault injection), 6.12 being
-    # the noexpsync kernel with 6.12's membarrier.c (eval/nomem.sh); its
-    # claim is nomem_claim().
+            claims=keeps(["off", "on"], 0.10, "a bystander's p99 under %s is no worse than "
+                         "6.12's") if h == "hammer" else [])
+    # Test kernels under fault injection (eval/nomem.sh): nomem_claim().
     add("mb_nomem_fail", "membarrier",
         "registrations and commands failing (ENOMEM) under fault injection, test kernels",
         "cases", "lower", ["expsync"])
@@ -269,35 +222,30 @@ def figures():
                     ("malloc_t4", "malloc1, 4 threads"), ("munmap", "munmap loop")):
         if w in ("malloc_t1", "munmap"):
             add("tf_%s_task_ms" % w, "table_free", "%s: benchmark time" % what, "ms",
-                "lower", TF_MODES,
-                claims=[Claim("immediate", "no_worse", 0.05, "6.12",
-                              "immediate is 6.12's free path")])
+                "lower", TF_MODES, claims=keeps(["immediate"], 0.05, "%s is 6.12's free path"))
             add("tf_%s_busy_ms" % w, "table_free", "%s: all CPUs' busy time" % what, "ms",
                 "lower", TF_MODES,
                 claims=[Claim("rcu+percpu", "no_worse", 0.05, "rcu+gather",
                               "per-CPU batching costs no more than gather")])
-        # Every call_rcu() in the system: the VMAs' own frees are in
-        # each mode's count, immediate's has none for tables.
+        judged = w in ("malloc_t4", "munmap")
+        # Every call_rcu() in the system: the VMAs' own too.
         add("tf_%s_rcu_per_1000" % w, "table_free",
             "%s: call_rcu() per 1000 munmaps" % what, "calls", "lower", TF_MODES,
             claims=[Claim("rcu+percpu", "no_worse", 0.01, "immediate",
                           "percpu adds at most 1% to the call_rcu()s of immediate, "
-                          "which hands no table to RCU")]
-            if w in ("malloc_t4", "munmap") else [])
+                          "which hands no table to RCU")] if judged else [])
         add("tf_%s_tables_per_rcu" % w, "table_free",
             "%s: page tables per call_rcu() of tables" % what, "tables", "higher",
             ["rcu+percpu", "rcu+gather"], base="rcu+gather",
             claims=[Claim("rcu+percpu", ">=", 5.0, "rcu+gather",
                           "percpu hands RCU at least 5x gather's tables per call_rcu()")]
-            if w in ("malloc_t4", "munmap") else [])
-    add("vm_getppid_ns", "vmstat", "null system call on the isolated CPU", "ns", "lower",
-        VMSTAT, claims=[Claim("direct", "no_worse", 0.02, "periodic",
-                              "direct costs a null system call what periodic does")])
-    add("vm_page_cycle_ns", "vmstat", "mmap+touch+munmap on the isolated CPU", "ns",
-        "lower", VMSTAT, claims=[Claim("direct", "no_worse", 0.02, "periodic",
-                                       "direct costs a page map cycle what periodic does")])
-    # One window per policy (vmstat_isolation.sh: about 60 samples each;
-    # under TCG a window costs minutes of host time).
+            if judged else [])
+    for fid, what, why in (("vm_getppid_ns", "null system call", "a null system call"),
+                           ("vm_page_cycle_ns", "mmap+touch+munmap", "a page map cycle")):
+        add(fid, "vmstat", what + " on the isolated CPU", "ns", "lower", VMSTAT,
+            claims=[Claim("direct", "no_worse", 0.02, "periodic",
+                          "direct costs %s what periodic does" % why)])
+    # One window per policy: one costs minutes of host time under TCG.
     add("vm_stale_share", "vmstat", "samples with unfolded differentials", "share",
         "lower", VMSTAT, base="periodic", runs=1,
         claims=[Claim(v, "zero", None, "periodic",
@@ -305,38 +253,26 @@ def figures():
                 for v in ("user-return", "direct")])
     add("vm_update_work", "vmstat", "vmstat_update work items on the isolated CPU",
         "items", "lower", VMSTAT, base="periodic", runs=1)
-    # ledger.py's claims (ledger.txt) name what must never run on the
-    # isolated CPU and bound each window; these judge the mean of the
-    # causes 6.12 always shows, per policy, against 6.12's windows.
+    # Beside ledger.py's own claims (ledger.txt): the causes 6.12 always
+    # shows, per policy, against 6.12's windows.
     for c in CAUSES:
         add("ledger_%s" % c, "ledger", LEDGER_WHAT[c] + " on the isolated CPU per window",
             "count", "lower", LEDGER_VARIANTS,
-            claims=[Claim(v, "no_worse", 0.10, "6.12",
-                          "%s interrupts the isolated CPU no more than 6.12" % v)
-                    for v in LEDGER_VARIANTS] if c in ("timer", "callfn", "work") else [])
+            claims=keeps(LEDGER_VARIANTS, 0.10, "%s interrupts the isolated CPU no more "
+                         "than 6.12") if c in ("timer", "callfn", "work") else [])
     for prog in ("mmap", "vm"):
         add("sng_%s_ops" % prog, "programs", "stress-ng --%s" % prog, "bogo-ops/s",
             "higher", TF_MODES, runs=FEW_RUNS,
-            claims=[Claim(v, "no_worse", 0.10, "6.12", "stress-ng under %s keeps 6.12's rate" % v)
-                    for v in TF_MODES])
-    add("sng_membarrier_ops", "programs",
-        "stress-ng --membarrier (4 vCPUs, no nohz_full)", "bogo-ops/s", "higher",
-        ["off", "on"], claims=[Claim(v, "no_worse", 0.10, "6.12",
-                                     "stress-ng --membarrier under %s keeps 6.12's rate" % v)
-                               for v in ("off", "on")])
+            claims=keeps(TF_MODES, 0.10, "stress-ng under %s keeps 6.12's rate"))
+    add("sng_membarrier_ops", "programs", "stress-ng --membarrier (4 vCPUs, no nohz_full)",
+        "bogo-ops/s", "higher", ["off", "on"],
+        claims=keeps(["off", "on"], 0.10, "stress-ng --membarrier under %s keeps 6.12's rate"))
     # In the ledger boots, without -icount (40-programs.sh).
-    add("rtla_irq", "programs", "rtla osnoise: IRQs on the isolated CPU (ledger boot)",
-        "IRQs", "lower", ["expsync"], runs=FEW_RUNS)
-    add("rtla_noise_us", "programs", "rtla osnoise: noise on the isolated CPU (ledger boot)",
-        "us", "lower", ["expsync"], runs=FEW_RUNS)
-    # Seed 000's table and coalescing as callers grow, in an 8-vCPU guest
-    # under -icount (eval/scaling.sh): SCALE_RUNS runs per figure.  The
-    # sends are not judged here: besides membarrier's, they count the
-    # tick's idle-balance kicks (smp_call_function_single_async()), a
-    # few tenths per call that vary from run to run; mb_ipi_t2 and
-    # mb_ipi_t3 judge the strategy.  Coalescing's curve is judged
-    # against 6.12, whose path membarrier_coalesce=off is
-    # (mb_coalesce_c3_cps judges off against 6.12).
+    for fid, what, unit in (("rtla_irq", "IRQs", "IRQs"), ("rtla_noise_us", "noise", "us")):
+        add(fid, "programs", "rtla osnoise: %s on the isolated CPU (ledger boot)" % what,
+            unit, "lower", ["expsync"], runs=FEW_RUNS)
+    # 8 vCPUs (eval/scaling.sh).  The sends also count the tick's
+    # idle-balance kicks, which vary: mb_ipi_t* judge the strategy.
     for n in SCALE_TARGETS:
         add("mb_scale_sends_t%d" % n, "scaling",
             "IPI sends per 1000 calls, %d target(s), 8 vCPUs" % n, "sends", "lower",
@@ -350,9 +286,8 @@ def figures():
             claims=[Claim("on", "<=", round(2.0 / k, 3), "6.12",
                           "at most 2/k of 6.12's rounds per call at k = %d callers" % k)]
             if k >= 3 else [])
-        add("mb_scale_cps_c%d" % k, "scaling",
-            "calls per second, %d caller(s), 8 vCPUs" % k, "calls/s", "higher",
-            ["on"], runs=SCALE_RUNS)
+        add("mb_scale_cps_c%d" % k, "scaling", "calls per second, %d caller(s), 8 vCPUs" % k,
+            "calls/s", "higher", ["on"], runs=SCALE_RUNS)
     return f
 
 
@@ -362,9 +297,7 @@ HEADLINES = [
     ("mb_coalesce_c3_cps", "membarrier, 3 concurrent callers"),
     ("mb_coalesce_c3_rounds", "membarrier IPI handlers/1000 calls, 3"),
     ("mb_coalesce_c3_p99_ns", "membarrier p99 latency, 3 callers"),
-    # The p99, not the mean: under TCG a handful of 40-70 ms stalls (a
-    # hammer's IPI waiting for QEMU's round-robin) set the mean, on and
-    # off alike.
+    # The p99: a few 40-70 ms stalls under TCG set the mean, on and off alike.
     ("mb_victim_hammer_p99_ns", "p99 of a process beside a hammer"),
     ("mb_victim_alone_ns", "GLOBAL_EXPEDITED with no IPI, alone"),
     ("mb_nomem_fail", "membarrier ENOMEM, fault injection"),
@@ -386,29 +319,6 @@ HEADLINES = [
 ]
 
 
-def records(path, variant_612):
-    """{(figure, variant): [values]} from a guest log's "@R" lines;
-    variant "6.12" comes only from the CONFIG_EXPSYNC=n log."""
-    out = {}
-    if not os.path.exists(path):
-        return out
-    with open(path, errors="replace") as f:
-        for line in f:
-            m = re.match(r"@R (\S+) (\S+) (\S+)\s*$", line)
-            if not m:
-                continue
-            fid, v, val = m.groups()
-            if (v == "6.12") != variant_612:
-                continue
-            try:
-                x = float(val)
-            except ValueError:
-                continue
-            if math.isfinite(x):
-                out.setdefault((fid, v), []).append(x)
-    return out
-
-
 def ledger_variant(label, is_612):
     """The variant of a ledger window's label: 6.12, or table_free/vmstat_drain."""
     if is_612:
@@ -417,19 +327,33 @@ def ledger_variant(label, is_612):
     return "%s/%s" % lm.groups() if lm else None
 
 
-def ledger_records(path, is_612):
-    """The ledger's windows (ledger.windows()) as records: ledger_CAUSE per window."""
-    out = {}
-    if not os.path.exists(path):
-        return out
-    for label, kv in ledger.windows(path):
-        v = ledger_variant(label, is_612)
-        if not v:
+def records(d):
+    """{(figure, variant): [values]} of LOGS' "@R FIGURE VARIANT VALUE" lines
+    and of the ledger's windows (ledger_CAUSE); variant 6.12 only from the
+    CONFIG_EXPSYNC=n kernel's logs.  A figure in two logs takes the later's."""
+    data = {}
+    for name, is_612 in LOGS:
+        p, got = os.path.join(d, name), {}
+        if not os.path.exists(p):
             continue
-        for c in CAUSES:
-            if kv.get(c, "").isdigit():
-                out.setdefault(("ledger_" + c, v), []).append(float(kv[c]))
-    return out
+        with open(p, errors="replace") as f:
+            for m in filter(None, (re.match(r"@R (\S+) (\S+) (\S+)\s*$", x) for x in f)):
+                try:
+                    x = float(m[3])
+                except ValueError:
+                    continue
+                if (m[2] == "6.12") == is_612 and math.isfinite(x):
+                    got.setdefault((m[1], m[2]), []).append(x)
+        data.update(got)
+        if name.startswith("ledger-"):
+            got = {}
+            for label, kv in ledger.windows(p):
+                v = ledger_variant(label, is_612)
+                for c in CAUSES if v else ():
+                    if kv.get(c, "").isdigit():
+                        got.setdefault(("ledger_" + c, v), []).append(float(kv[c]))
+            data.update(got)
+    return data
 
 
 def ledger_who(d):
@@ -437,14 +361,13 @@ def ledger_who(d):
     ran on the isolated CPU and why its tick was kept), a key missing from a
     window counting 0."""
     per = {}
-    for log, is_612 in (("ledger-bench-noexpsync.log", True), ("ledger-bench.log", False)):
+    for log, is_612 in LOGS:
         path = os.path.join(d, log)
-        if not os.path.exists(path):
-            continue
-        for label, fns in ledger.who(path):
-            v = ledger_variant(label, is_612)
-            if v:
-                per.setdefault(v, []).append(ledger.counts(fns))
+        if log.startswith("ledger-") and os.path.exists(path):
+            for label, fns in ledger.who(path):
+                v = ledger_variant(label, is_612)
+                if v:
+                    per.setdefault(v, []).append(ledger.counts(fns))
     return {v: {k: statistics.fmean(w.get(k, 0) for w in ws)
                 for k in set().union(*ws)} for v, ws in per.items()}
 
@@ -457,55 +380,36 @@ def stats(xs):
 def fmt(x):
     if x is None:
         return "-"
-    a = abs(x)
-    if a >= 1000:
-        return "%.0f" % x
-    if a >= 10:
-        return "%.1f" % x
-    if a >= 1:
-        return "%.2f" % x
+    for least, f in ((1000, "%.0f"), (10, "%.1f"), (1, "%.2f")):
+        if abs(x) >= least:
+            return f % x
     return "%.3f" % x
+
+
+def kernels(f):
+    """The variants of figure f, 6.12 first when it is measured on 6.12."""
+    return (["6.12"] if f["base"] == "6.12" else []) + f["variants"]
 
 
 def build(d):
     quick = bool(os.environ.get("QUICK"))
-    need = 3 if quick else FULL_RUNS
-    data = {}
-    data.update(records(os.path.join(d, "guest-bench-noexpsync.log"), True))
-    data.update(records(os.path.join(d, "guest-bench.log"), False))
-    # rtla runs in the ledger boots (40-programs.sh PROGRAMS_PART=rtla).
-    data.update(records(os.path.join(d, "ledger-bench-noexpsync.log"), True))
-    data.update(records(os.path.join(d, "ledger-bench.log"), False))
-    data.update(ledger_records(os.path.join(d, "ledger-bench-noexpsync.log"), True))
-    data.update(ledger_records(os.path.join(d, "ledger-bench.log"), False))
-    # stress-ng --membarrier runs in boots without nohz_full (run.sh).
-    data.update(records(os.path.join(d, "programs-bench-noexpsync.log"), True))
-    data.update(records(os.path.join(d, "programs-bench.log"), False))
-    # The scaling curves run in 8-vCPU boots (run.sh, eval/scaling.sh).
-    data.update(records(os.path.join(d, "scaling-bench-noexpsync.log"), True))
-    data.update(records(os.path.join(d, "scaling-bench.log"), False))
-    # The no-ENOMEM figure runs in test-configuration boots (run.sh).
-    data.update(records(os.path.join(d, "nomem-612.log"), True))
-    data.update(records(os.path.join(d, "nomem-test.log"), False))
+    data = records(d)
     figs = figures()
     missing = []
-    # The ledger runs 3 windows of 6.12 per window of each expsync policy
-    # (LEDGER_REPEAT 1, as make check): fewer runs per variant than the rest.
     for f in figs:
         f["stats"] = {}
-        # Not measured by QUICK=1: said so, neither required nor a number.
         f["skipped"] = quick and not f["quick"]
         if f["skipped"]:
             continue
-        want = ([] if f["base"] != "6.12" else ["6.12"]) + f["variants"]
-        for v in want:
+        for v in kernels(f):
             xs = data.get((f["id"], v), [])
+            # The ledger runs 3 windows of 6.12 per window of each policy.
             if f["section"] == "ledger":
-                n_need = 3 if v == "6.12" else 1
+                need = 3 if v == "6.12" else 1
             else:
-                n_need = f["runs"] or need
-            if len(xs) < n_need:
-                missing.append("%s [%s]: %d of %d runs" % (f["id"], v, len(xs), n_need))
+                need = f["runs"] or (3 if quick else FULL_RUNS)
+            if len(xs) < need:
+                missing.append("%s [%s]: %d of %d runs" % (f["id"], v, len(xs), need))
             if xs:
                 f["stats"][v] = stats(xs)
         base = f["stats"].get(f["base"])
@@ -515,32 +419,27 @@ def build(d):
 
 
 def guest_problems(d):
-    """The MISSING/FAILED lines the guests printed, and failed guests."""
+    """The MISSING/FAILED lines the guests printed, and missing logs: the
+    bench logs are always needed, the ledger's when it ran (ledger.txt)."""
     out = []
-    logs = ["guest-bench-noexpsync.log", "guest-bench.log"]
-    if os.path.exists(os.path.join(d, "ledger.txt")):
-        logs += ["ledger-bench-noexpsync.log", "ledger-bench.log"]
-    logs += [n for n in ("programs-bench-noexpsync.log", "programs-bench.log",
-                         "scaling-bench-noexpsync.log", "scaling-bench.log",
-                         "nomem-612.log", "nomem-test.log")
-             if os.path.exists(os.path.join(d, n))]
-    for name in logs:
+    ran_ledger = os.path.exists(os.path.join(d, "ledger.txt"))
+    for name, _ in LOGS:
         k = name.split("-", 1)[1][:-4]
         p = os.path.join(d, name)
         if not os.path.exists(p):
-            out.append("no log %s of the %s kernel" % (p, k))
+            if name.startswith("guest-") or (ran_ledger and name.startswith("ledger-")):
+                out.append("no log %s of the %s kernel" % (p, k))
             continue
         with open(p, errors="replace") as f:
-            for line in f:
-                if re.match(r"\s*(MISSING|FAILED)\b", line):
-                    out.append("%s: %s" % (k, line.strip()))
+            out += ["%s: %s" % (k, x.strip()) for x in f
+                    if re.match(r"\s*(MISSING|FAILED)\b", x)]
     return out
 
 
 def claims(d, quick, figs, calls):
-    """The STATUS|name|detail lines of the ledger and the fast path (the
-    ledger's only when it ran: not under QUICK=1 unless QUICK holds it),
-    then the no-ENOMEM claim and the figures' own (figure_claims())."""
+    """(STATUS, name, detail) of every claim: the ledger's (when it ran: not
+    under QUICK=1 unless QUICK holds a ledger figure), fastpath-check.sh's,
+    the fast path's instructions, no-ENOMEM and the figures' own."""
     out = []
     names = ["fastpath.txt"]
     if not quick or any(fid.startswith("ledger_") for fid in QUICK):
@@ -551,11 +450,10 @@ def claims(d, quick, figs, calls):
             out.append(("FAIL", name, "not produced"))
             continue
         with open(p, errors="replace") as f:
-            for line in f:
-                m = re.match(r"(PASS|FAIL)\|([^|]*)\|(.*)$", line.strip())
-                if m:
-                    out.append(m.groups())
-    return out + fastpath_claims(calls, quick) + nomem_claim(figs) + figure_claims(figs)
+            out += [m.groups() for m in
+                    (re.match(r"(PASS|FAIL)\|([^|]*)\|(.*)$", x.strip()) for x in f) if m]
+    return out + fastpath_claims(calls, quick) + nomem_claim(figs) + \
+        [judge(f, c) for f in figs for c in f["claims"]]
 
 
 def fastpath_calls(d):
@@ -563,12 +461,10 @@ def fastpath_calls(d):
     gdb stepped through (tools/expsync/fastpath-steps.sh: one JSON line
     per call, both kernels)."""
     calls = {}
-    for k in ("bench-noexpsync", "bench"):
-        p = os.path.join(d, "fastpath-%s.jsonl" % k)
+    for p in (os.path.join(d, "fastpath-%s.jsonl" % k) for k in ("bench-noexpsync", "bench")):
         if os.path.exists(p):
             with open(p) as f:
-                for line in f:
-                    r = json.loads(line)
+                for r in map(json.loads, f):
                     calls.setdefault((r["fn"], r["variant"]), []).append(r)
     return calls
 
@@ -616,8 +512,9 @@ def fastpath_md(calls):
           "gdb on QEMU's gdbstub steps through real calls of each counter function on "
           "the isolated CPU 3 (expsync: the vmstat_drain set) while it maps, touches and "
           "unmaps a page in a loop (tools/expsync/fastpath-steps.sh), from entry to "
-          "return, interrupts masked: the instructions the call executed, and among them seed 004's priced "
-          "primitives (counts of the median call).  Seed 004 (Christoph Lameter's "
+          "return, interrupts masked: the instructions the call executed, and among them "
+          "seed 004's priced primitives (counts of the median call).  Seed 004 (Christoph "
+          "Lameter's "
           "objection, i7-11850H): " + ", ".join(
               "%s %d cycles" % (t, c) for _, t, c in SEED004_CYCLES) + ".  The last "
           "column prices the median call's primitives at those cycles (POPF unpriced).",
@@ -633,10 +530,10 @@ def fastpath_md(calls):
             med = got[(len(got) - 1) // 2]
             cyc = sum(med[k] * c for k, _, c in SEED004_CYCLES if k != "preempt") + \
                 med["preempt"] * 3
+            kinds = ("lock_cmpxchg", "lock_rmw", "cmpxchg", "cli", "sti", "popf", "preempt")
             md.append("| %s | %s | %d | %d / %d / %d | %s | %d |" % (
                 fn, v, len(got), got[0]["insns"], med["insns"], got[-1]["insns"],
-                " | ".join(str(med[k]) for k in ("lock_cmpxchg", "lock_rmw", "cmpxchg",
-                                                  "cli", "sti", "popf", "preempt")), cyc))
+                " | ".join(str(med[k]) for k in kinds), cyc))
     return md
 
 
@@ -659,7 +556,7 @@ def variant_cells(f):
     if f["skipped"]:
         return [NOT_QUICK]
     cells = []
-    for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
+    for v in kernels(f):
         s = f["stats"].get(v)
         if not s:
             cells.append("%s MISSING" % v)
@@ -702,7 +599,7 @@ def summary(figs, missing, problems, cls, phases, made):
     return lines[:40]
 
 
-def markdown(figs, missing, problems, cls, quick, calls, made, who=None):  # noqa: C901
+def markdown(figs, missing, problems, cls, quick, calls, made, who=None):
     md = ["# expsync against 6.12", "", "Made %s." % made, "",
           "Every figure is measured on the `CONFIG_EXPSYNC=n` bench kernel (6.12, with "
           "the series' first patch) and on the expsync bench kernel, in one `make run`, "
@@ -719,25 +616,19 @@ def markdown(figs, missing, problems, cls, quick, calls, made, who=None):  # noq
             md += ["## " + sec, "",
                    "| figure | unit | variant | n | mean | sd | min | ratio | base | claim |",
                    "|---|---|---|---|---|---|---|---|---|---|"]
-        if f["skipped"]:
-            md.append("| %s | %s | all | 0 | %s | | | | %s | %s |" %
-                      (f["title"], f["unit"], NOT_QUICK, f["base"],
-                       "not judged" if f["claims"] else ""))
-            continue
-        for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
+        for v in ["all"] if f["skipped"] else kernels(f):
             s = f["stats"].get(v)
-            cell = verdict(f, cls, v)[4:]
-            if not s:
-                md.append("| %s | %s | %s | 0 | MISSING | | | | %s | %s |" %
-                          (f["title"], f["unit"], v, f["base"], cell))
-                continue
-            md.append("| %s | %s | %s | %d | %s | %s | %s | %s | %s | %s |" % (
-                f["title"], f["unit"], v, s["n"], fmt(s["mean"]), fmt(s["sd"]),
-                fmt(s["min"]), "-" if s["ratio"] is None else "%.3f" % s["ratio"],
-                f["base"], cell))
-    md += explained(figs, who)
-    md += scaling_md(figs)
-    md += fastpath_md(calls)
+            if f["skipped"]:
+                nums, cell = "0 | %s | | |" % NOT_QUICK, "not judged" if f["claims"] else ""
+            else:
+                nums, cell = "0 | MISSING | | |", verdict(f, cls, v)[4:]
+            if s:
+                nums = "%d | %s | %s | %s | %s" % (
+                    s["n"], fmt(s["mean"]), fmt(s["sd"]), fmt(s["min"]),
+                    "-" if s["ratio"] is None else "%.3f" % s["ratio"])
+            md.append("| %s | %s | %s | %s | %s | %s |" % (
+                f["title"], f["unit"], v, nums, f["base"], cell))
+    md += explained(figs, who) + scaling_md(figs) + fastpath_md(calls)
     md += ["", "## claims", "",
            "The figures' own (report.py Claim: a 95% Welch t interval of the "
            "ratio of means), the isolation ledger's (tools/expsync/ledger.py), the fast "
@@ -749,9 +640,8 @@ def markdown(figs, missing, problems, cls, quick, calls, made, who=None):  # noq
 
 
 def explained(figs, who=None):
-    """What the runs say of the figures that once stood unexplained,
-    computed from this run's own figures and the ledger's "# who" lines
-    (@who, ledger_who()); nothing when not measured."""
+    """What this run's figures and the ledger's "# who" lines (ledger_who())
+    say of what is not judged; nothing when not measured."""
     byid = {f["id"]: f for f in figs}
 
     def mean(fid, v):
@@ -895,153 +785,134 @@ def scaling_md(figs):
     return md
 
 
+def gnuplot(path, size, script, *blocks):
+    """Draws PATH, a PNG of SIZE ("w,h"), by SCRIPT, whose data BLOCKS (rows
+    of numbers or strings) are inline as $D0, $D1, ..."""
+    data = "".join("$D%d << EOD\n%sEOD\n" % (i, "".join(
+        " ".join(x if isinstance(x, str) else "%g" % x for x in row) + "\n" for row in b))
+        for i, b in enumerate(blocks))
+    head = 'set terminal pngcairo noenhanced size %s font ",9"\nset output "%s"\n' % (size, path)
+    try:
+        r = subprocess.run(["gnuplot"], input=data + head + script, text=True,
+                           capture_output=True)
+    except OSError:
+        return False
+    return r.returncode == 0 and os.path.exists(path)
+
+
+def curves(path, settings, rows, series):
+    """Lines of ROWS' columns against the first: SERIES [(columns, style, title)]."""
+    return gnuplot(path, "700,420", "\n".join(settings) + "\nplot " + ", ".join(
+        '$D0 using 1:%s with %s title "%s"' % s for s in series) + "\n", rows)
+
+
 def scaling_plots(figs, d):
-    """plot-scaling-targets.png and plot-scaling-callers.png: [(title, path)],
-    or None when a plot failed, [] when the curves were not measured."""
+    """[(title, png)] of the scaling curves, [] when not measured, None when
+    a plot failed."""
     ns = scaling_rows(figs, "mb_scale_ns_t", SCALE_TARGETS, ["6.12", "many", "single"])
     rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "on"])
     if not ns or not rounds:
         return []
-    out = []
-    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
-        for (n, m), a, b in zip(ns, SEED000_MANY_S, SEED000_SINGLE_S):
-            t.write("%d %g %g %g %g %g\n" % (
-                n, m["6.12"] / ns[0][1]["6.12"], m["many"] / ns[0][1]["many"],
-                m["single"] / ns[0][1]["single"], a / SEED000_MANY_S[0],
-                b / SEED000_SINGLE_S[0]))
-        dat = t.name
+    one = ns[0][1]
     p = os.path.join(d, "plot-scaling-targets.png")
-    ok = gnuplot("""set terminal pngcairo noenhanced size 700,420 font ",9"
-set output "%s"
-set title "membarrier time per call against targets, relative to 1 target"
-set xlabel "target threads (8 vCPUs; seed 000: 8 cores)"
-set ylabel "time per call / time with 1 target"
-set xtics 1
-set key left top
-plot "%s" using 1:2 with linespoints title "6.12 (guest, -icount)", \\
-     "%s" using 1:3 with linespoints title "many (guest)", \\
-     "%s" using 1:4 with linespoints title "single (guest)", \\
-     "%s" using 1:5 with linespoints dt 2 title "seed 000: IPI-to-many", \\
-     "%s" using 1:6 with linespoints dt 2 title "seed 000: single IPIs"
-""" % (p, dat, dat, dat, dat, dat))
-    os.unlink(dat)
-    if not ok:
+    if not curves(p, ['set title "membarrier time per call against targets, relative to 1 target"',
+                      'set xlabel "target threads (8 vCPUs; seed 000: 8 cores)"',
+                      'set ylabel "time per call / time with 1 target"',
+                      "set xtics 1", "set key left top"],
+                  [(n, m["6.12"] / one["6.12"], m["many"] / one["many"],
+                    m["single"] / one["single"], a / SEED000_MANY_S[0], b / SEED000_SINGLE_S[0])
+                   for (n, m), a, b in zip(ns, SEED000_MANY_S, SEED000_SINGLE_S)],
+                  [(2, "linespoints", "6.12 (guest, -icount)"), (3, "linespoints", "many (guest)"),
+                   (4, "linespoints", "single (guest)"),
+                   (5, "linespoints dt 2", "seed 000: IPI-to-many"),
+                   (6, "linespoints dt 2", "seed 000: single IPIs")]):
         return None
-    out.append(("membarrier cost against targets, beside seed 000", p))
-    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
-        for k, r in rounds:
-            t.write("%d %g %g %g\n" % (k, r["6.12"] / 1e3, r["on"] / 1e3,
-                                       2 / k * r["6.12"] / 1e3))
-        dat = t.name
+    out = [("membarrier cost against targets, beside seed 000", p)]
     p = os.path.join(d, "plot-scaling-callers.png")
-    ok = gnuplot("""set terminal pngcairo noenhanced size 700,420 font ",9"
-set output "%s"
-set title "membarrier IPI handler runs per call against concurrent callers (8 vCPUs)"
-set xlabel "concurrent callers k"
-set ylabel "handler runs per call"
-set xtics 1
-set yrange [0:*]
-plot "%s" using 1:2 with linespoints title "6.12", \\
-     "%s" using 1:3 with linespoints title "membarrier_coalesce=on", \\
-     "%s" using 1:4 with lines dt 2 title "goal: 2/k of 6.12's"
-""" % (p, dat, dat, dat))
-    os.unlink(dat)
-    if not ok:
+    if not curves(p, ['set title "membarrier IPI handler runs per call against concurrent '
+                      'callers (8 vCPUs)"', 'set xlabel "concurrent callers k"',
+                      'set ylabel "handler runs per call"', "set xtics 1", "set yrange [0:*]"],
+                  [(k, r["6.12"] / 1e3, r["on"] / 1e3, 2 / k * r["6.12"] / 1e3)
+                   for k, r in rounds],
+                  [(2, "linespoints", "6.12"), (3, "linespoints", "membarrier_coalesce=on"),
+                   (4, "lines dt 2", "goal: 2/k of 6.12's")]):
         return None
-    out.append(("membarrier coalescing against callers", p))
-    return out
+    return out + [("membarrier coalescing against callers", p)]
+
+
+def callers_plot(figs, path):
+    """Calls per second of 6.12, off and on against 1 to 3 callers."""
+    rows = []
+    for c in (1, 2, 3):
+        st = next(x for x in figs if x["id"] == "mb_coalesce_c%d_cps" % c)["stats"]
+        rows.append([c] + [x for v in ("6.12", "off", "on")
+                           for x in ((st[v]["mean"], st[v]["sd"]) if v in st else
+                                     (float("nan"),) * 2)])
+    return curves(path, ['set title "membarrier PRIVATE_EXPEDITED calls per second (guest time) '
+                         'vs concurrent callers"', 'set xlabel "concurrent callers"',
+                         'set ylabel "calls per second (log scale)"', "set logscale y",
+                         "set xtics 1", "set xrange [0.5:3.5]"], rows,
+                  [("%d:%d" % (2 + 2 * i, 3 + 2 * i), "yerrorlines", t) for i, t in
+                   enumerate(["6.12", "membarrier_coalesce=off", "membarrier_coalesce=on"])])
 
 
 def claims_plot(figs, path):
-    """One row per judged ratio claim: each run of the variant and of the
-    kernel it is judged against, over the latter's mean (points), the
-    ratio's 95% interval (bar) and the claim's bound (ticks).  False when
-    no claim has runs or gnuplot failed."""
+    """One row per judged ratio claim: the runs of both kernels over the
+    mean of the one judged against (points), the ratio's 95% interval
+    (bar) and the claim's bounds (ticks).  False when none has runs."""
     rows = []
     for f in figs:
         for c in f["claims"]:
             a, b = f["stats"].get(c.variant), f["stats"].get(c.against)
             if f["skipped"] or c.op == "zero" or not a or not b or not b["mean"]:
                 continue
-            iv = ratio_interval(a["runs"], b["runs"])
             if c.op == "no_worse":
                 bounds = [1 + c.bound if f["better"] == "lower" else 1 - c.bound]
             else:
                 bounds = list(c.bound) if c.op == "in" else [c.bound]
             rows.append(("%s %s/%s" % (f["id"], c.variant, c.against),
-                         [x / b["mean"] for x in a["runs"]],
-                         [x / b["mean"] for x in b["runs"]], iv, bounds))
+                         [x / b["mean"] for x in a["runs"]], [x / b["mean"] for x in b["runs"]],
+                         ratio_interval(a["runs"], b["runs"]), bounds))
     if not rows:
         return False
-    files = []
-    for k in range(4):
-        with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
-            for i, (_, va, vb, iv, bounds) in enumerate(rows):
-                y = len(rows) - i
-                pts = ([(x, y + 0.15) for x in va], [(x, y - 0.15) for x in vb],
-                       [(iv[1], y, iv[0], iv[2])], [(x, y) for x in bounds])[k]
-                for pt in pts:
-                    t.write(" ".join("%g" % max(v, 1e-3) for v in pt) + "\n")
-            files.append(t.name)
-    tics = ", ".join('"%s" %d' % (r[0], len(rows) - i) for i, r in enumerate(rows))
-    ok = gnuplot("""set terminal pngcairo noenhanced size 1000,%d font ",9"
-set output "%s"
+    blocks = [[], [], [], []]
+    for i, (_, va, vb, iv, bounds) in enumerate(rows):
+        y = len(rows) - i
+        for blk, pts in zip(blocks, ([(x, y + 0.15) for x in va], [(x, y - 0.15) for x in vb],
+                                     [(iv[1], y, iv[0], iv[2])], [(x, y) for x in bounds])):
+            blk += [[max(v, 1e-3) for v in pt] for pt in pts]
+    return gnuplot(path, "1000,%d" % (120 + 22 * len(rows)), """\
 set title "claims: each run over the mean of the kernel judged against (log scale)"
 set logscale x
 set ytics (%s)
 set yrange [0.3:%g]
 set grid xtics
 set key outside bottom
-plot "%s" using 1:2 with points pt 7 ps 0.6 title "runs of the variant", \\
-     "%s" using 1:2 with points pt 6 ps 0.6 title "runs it is judged against", \\
-     "%s" using 1:2:3:4 with xerrorbars pt 2 lw 2 title "ratio, 95%% interval", \\
-     "%s" using 1:2:(0):(0.35) with vectors nohead lw 2 lc rgb "red" title "bound"
-""" % (120 + 22 * len(rows), path, tics, len(rows) + 0.7,
-       files[0], files[1], files[2], files[3]))
-    for t in files:
-        os.unlink(t)
-    return ok and os.path.exists(path)
-
-
-def gnuplot(script):
-    with tempfile.NamedTemporaryFile("w", suffix=".gp", delete=False) as t:
-        t.write(script)
-    try:
-        return subprocess.run(["gnuplot", t.name], capture_output=True).returncode == 0
-    finally:
-        os.unlink(t.name)
+plot $D0 using 1:2 with points pt 7 ps 0.6 title "runs of the variant", \\
+     $D1 using 1:2 with points pt 6 ps 0.6 title "runs it is judged against", \\
+     $D2 using 1:2:3:4 with xerrorbars pt 2 lw 2 title "ratio, 95%% interval", \\
+     $D3 using 1:2:(0):(0.35) with vectors nohead lw 2 lc rgb "red" title "bound"
+""" % (", ".join('"%s" %d' % (r[0], len(rows) - i) for i, r in enumerate(rows)),
+       len(rows) + 0.7), *blocks)
 
 
 def bars(figs, ids, title, path):
-    """Bars with error bars: each variant's mean/6.12 mean, sd/6.12 mean."""
-    rows = []
-    variants = []
+    """Bars with error bars: each variant's mean and sd over its base's mean."""
+    rows, variants = [], []
     for fid in ids:
         f = next(x for x in figs if x["id"] == fid)
         base = f["stats"].get(f["base"])
-        if not base or not base["mean"]:
-            continue
-        for v in ([f["base"]] + [x for x in f["variants"] if x != f["base"]]):
-            if v not in variants:
-                variants.append(v)
-        rows.append((f, base))
+        if base and base["mean"]:
+            rows.append((f, base["mean"]))
+            variants += [v for v in dict.fromkeys([f["base"]] + f["variants"])
+                         if v not in variants]
+    rows = [['"%s"' % f["title"].replace('"', "'")] + [
+        x for v in variants for x in ((f["stats"][v]["mean"] / m, f["stats"][v]["sd"] / m)
+                                      if v in f["stats"] else ("NaN", "NaN"))]
+            for f, m in rows]
     if not rows:
         return False
-    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
-        for f, base in rows:
-            t.write('"%s"' % f["title"].replace('"', "'"))
-            for v in variants:
-                s = f["stats"].get(v)
-                if s:
-                    t.write(" %g %g" % (s["mean"] / base["mean"], s["sd"] / base["mean"]))
-                else:
-                    t.write(" NaN NaN")
-            t.write("\n")
-        dat = t.name
-    plots = ", ".join('"%s" using %d:%d:xtic(1) title "%s"' % (dat, 2 + 2 * i, 3 + 2 * i, v)
-                      for i, v in enumerate(variants))
-    ok = gnuplot("""set terminal pngcairo noenhanced size 1000,420 font ",9"
-set output "%s"
+    return gnuplot(path, "1000,420", """\
 set title "%s (ratio to 6.12 or to the base variant; error bars: sd)"
 set style data histogram
 set style histogram errorbars gap 2 lw 1
@@ -1050,66 +921,38 @@ set yrange [0:*]
 set xtics rotate by -20 scale 0
 set key outside right
 plot %s
-""" % (path, title, plots))
-    os.unlink(dat)
-    return ok and os.path.exists(path)
+""" % (title, ", ".join('$D0 using %d:%d:xtic(1) title "%s"' % (2 + 2 * i, 3 + 2 * i, v)
+                        for i, v in enumerate(variants))), rows)
 
 
-def callers_plot(figs, path):
-    with tempfile.NamedTemporaryFile("w", suffix=".dat", delete=False) as t:
-        for c in (1, 2, 3):
-            f = next(x for x in figs if x["id"] == "mb_coalesce_c%d_cps" % c)
-            t.write("%d" % c)
-            for v in ("6.12", "off", "on"):
-                s = f["stats"].get(v)
-                t.write(" %g %g" % ((s["mean"], s["sd"]) if s else (float("nan"),) * 2))
-            t.write("\n")
-        dat = t.name
-    ok = gnuplot("""set terminal pngcairo noenhanced size 700,420 font ",9"
-set output "%s"
-set title "membarrier PRIVATE_EXPEDITED calls per second (guest time) vs concurrent callers"
-set xlabel "concurrent callers"
-set ylabel "calls per second (log scale)"
-set logscale y
-set xtics 1
-set xrange [0.5:3.5]
-plot "%s" using 1:2:3 with yerrorlines title "6.12", \
-     "%s" using 1:4:5 with yerrorlines title "membarrier_coalesce=off", \
-     "%s" using 1:6:7 with yerrorlines title "membarrier_coalesce=on"
-""" % (path, dat, dat, dat))
-    os.unlink(dat)
-    return ok and os.path.exists(path)
+# index.html's bar plots against 6.12, plot-NAME.png, of the figures measured.
+BARS = [("membarrier", ["mb_ipi_t2", "mb_ipi_t3", "mb_coalesce_c3_rounds",
+                        "mb_coalesce_c3_p99_ns", "mb_victim_hammer_p99_ns"]),
+        ("table_free", ["tf_malloc_t1_task_ms", "tf_malloc_t1_busy_ms",
+                        "tf_munmap_task_ms", "tf_munmap_busy_ms"]),
+        ("vmstat", ["vm_getppid_ns", "vm_page_cycle_ns"]),
+        ("ledger", ["ledger_" + c for c in CAUSES if c != "irqwork"]),
+        ("programs", ["sng_mmap_ops", "sng_vm_ops", "rtla_irq"])]
 
 
-def html(d, md, figs):
-    imgs = []
-    plots = [("membarrier", ["mb_ipi_t2", "mb_ipi_t3", "mb_coalesce_c3_rounds",
-                             "mb_coalesce_c3_p99_ns", "mb_victim_hammer_p99_ns"]),
-             ("table_free", ["tf_malloc_t1_task_ms", "tf_malloc_t1_busy_ms",
-                             "tf_munmap_task_ms",
-                             "tf_munmap_busy_ms"]),
-             ("vmstat", ["vm_getppid_ns", "vm_page_cycle_ns"]),
-             ("ledger", ["ledger_" + c for c in CAUSES if c != "irqwork"]),
-             ("programs", ["sng_mmap_ops", "sng_vm_ops", "rtla_irq"])]
-    missing = []
+def plots(figs, d):
+    """[(title, png)] of index.html, and [what could not be drawn]."""
     byid = {f["id"]: f for f in figs}
-    plots.append(("membarrier calls per second against callers",
-                  ["mb_coalesce_c%d_cps" % c for c in (1, 2, 3)]))
-    for name, ids in plots:
-        callers = name.startswith("membarrier calls")
-        # Under QUICK=1, a plot of figures it did not measure is not drawn.
-        if (any if callers else all)(byid[i]["skipped"] for i in ids):
-            continue
-        p = os.path.join(d, "plot-%s.png" % name.split()[0])
-        if callers:
-            p = os.path.join(d, "plot-callers.png")
-            ok = callers_plot(figs, p)
-        else:
-            ok = bars(figs, [i for i in ids if not byid[i]["skipped"]], name, p)
-        if ok:
+    imgs, missing = [], []
+
+    def add(name, png, draw):
+        p = os.path.join(d, png)
+        if draw(p):
             imgs.append((name, p))
         else:
             missing.append("plot " + name)
+    for name, ids in BARS:
+        ids = [i for i in ids if not byid[i]["skipped"]]
+        if ids:
+            add(name, "plot-%s.png" % name, lambda p: bars(figs, ids, name, p))
+    if not any(byid["mb_coalesce_c%d_cps" % c]["skipped"] for c in (1, 2, 3)):
+        add("membarrier calls per second against callers", "plot-callers.png",
+            lambda p: callers_plot(figs, p))
     p = os.path.join(d, "plot-claims.png")
     if claims_plot(figs, p):
         imgs.insert(0, ("claims: runs, intervals and bounds", p))
@@ -1118,52 +961,38 @@ def html(d, md, figs):
     sc = scaling_plots(figs, d)
     if sc is None:
         missing.append("plot scaling")
-    else:
-        imgs += sc
-    body = []
+    return imgs + (sc or []), missing
+
+
+def html(d, md, figs):
+    """index.html: report.md by markdown_py (python3-markdown, run as a
+    command: the python3 running this one may not be Debian's), the plots
+    embedded under its title, verdicts coloured.  Returns what is missing."""
+    imgs, missing = plots(figs, d)
+    # A heading ends the table above it only after a blank line.
+    text = "\n".join(("\n" if x.startswith("#") else "") + x for x in md)
+    try:
+        r = subprocess.run(["markdown_py", "-x", "tables", "-e", "utf-8"],
+                           input=text.encode(), capture_output=True)
+        body = r.stdout.decode() if r.returncode == 0 else ""
+    except OSError:
+        body = ""
+    if not body:
+        missing.append("index.html: markdown_py failed")
+    body = re.sub(r"<(td|li)>(PASS|FAIL)\b", r'<\1 class="\2">\2', body)
+    pics = ""
     for name, p in imgs:
         with open(p, "rb") as f:
-            b64 = base64.b64encode(f.read()).decode()
-        body.append('<h3>%s</h3><img alt="%s" src="data:image/png;base64,%s">' %
-                    (name, name, b64))
+            pics += '<h3>%s</h3><img alt="%s" src="data:image/png;base64,%s">\n' % (
+                name, name, base64.b64encode(f.read()).decode())
+    title, h1, rest = body.partition("</h1>\n")
     with open(os.path.join(d, "index.html"), "w") as f:
         f.write("<!DOCTYPE html><html><head><meta charset='utf-8'>"
                 "<title>expsync against 6.12</title><style>"
                 "table{border-collapse:collapse}td,th{border:1px solid #aaa;"
-                "padding:2px 6px}td.PASS{background:#dfd}td.FAIL{background:#fdd}"
-                "</style></head><body>%s%s</body></html>\n" % (
-                    md_html(md[:1]), "\n".join(body) + md_html(md[1:])))
+                "padding:2px 6px}.PASS{background:#dfd}.FAIL{background:#fdd}"
+                "</style></head><body>%s%s%s%s</body></html>\n" % (title, h1, pics, rest))
     return missing
-
-
-def md_html(md):
-    """report.md's subset of Markdown (headings, tables, lists, text) as HTML."""
-    def esc(x):
-        return x.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
-    out, table = [], False
-    for line in md:
-        if line.startswith("|"):
-            cells = [c.strip() for c in line.strip("|").split("|")]
-            if set("".join(cells)) <= set("-"):
-                continue
-            tag = "th" if not table else "td"
-            out.append(("<table>" if not table else "") + "<tr>" + "".join(
-                '<%s class="%s">%s</%s>' % (tag, c.split()[0] if c else "", esc(c), tag)
-                for c in cells) + "</tr>")
-            table = True
-            continue
-        if table:
-            out.append("</table>")
-            table = False
-        if line.startswith("#"):
-            n = len(line) - len(line.lstrip("#"))
-            out.append("<h%d>%s</h%d>" % (n, esc(line[n:].strip()), n))
-        elif line.startswith("- "):
-            st = line[2:].split()[0]
-            out.append('<p class="%s">%s</p>' % (st, esc(line[2:])))
-        elif line:
-            out.append("<p>%s</p>" % esc(line))
-    return "\n".join(out + (["</table>"] if table else []))
 
 
 def stamp():
@@ -1178,12 +1007,9 @@ def stamp():
     commit = out("git", "-C", top, "rev-parse", "--short=12", "HEAD") or "unknown"
     if out("git", "-C", top, "status", "--porcelain", "--untracked-files=no"):
         commit += " with uncommitted changes"
-    model = "unknown CPU"
     with open("/proc/cpuinfo") as f:
-        for line in f:
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
+        model = next((x.split(":", 1)[1].strip() for x in f if x.startswith("model name")),
+                     "unknown CPU")
     qemu = out("qemu-system-x86_64", "--version").splitlines()
     return "%s, commit %s, host %s (%d CPUs, %s), %s" % (
         datetime.datetime.now(datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC"),
@@ -1201,20 +1027,20 @@ def main_report(d):
         with open(os.path.join(d, "phases.txt")) as f:
             phases = [re.sub(r"^\s*\((.*)\)\s*$", r"\1", x.strip()) for x in f if x.strip()]
     made = stamp()
+
+    def write(name, text):
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
     md = markdown(figs, missing, problems, cls, quick, calls, made, ledger_who(d))
-    with open(os.path.join(d, "report.md"), "w") as f:
-        f.write("\n".join(md) + "\n")
+    write("report.md", "\n".join(md) + "\n")
     missing += html(d, md, figs)
-    with open(os.path.join(d, "results.json"), "w") as f:
-        json.dump({"made": made, "quick": quick, "missing": missing, "problems": problems,
-                   "claims": [list(c) for c in cls],
-                   "figures": [{k: f[k] for k in ("id", "section", "title", "unit",
-                                                 "better", "base", "skipped",
-                                                 "stats")}
-                               for f in figs]}, f, indent=1)
+    keys = ("id", "section", "title", "unit", "better", "base", "skipped", "stats")
+    write("results.json", json.dumps(
+        {"made": made, "quick": quick, "missing": missing, "problems": problems,
+         "claims": [list(c) for c in cls],
+         "figures": [{k: f[k] for k in keys} for f in figs]}, indent=1))
     lines = summary(figs, missing, problems, cls, phases, made)
-    with open(os.path.join(d, "summary.txt"), "w") as f:
-        f.write("\n".join(lines) + "\n")
+    write("summary.txt", "\n".join(lines) + "\n")
     print("\n".join(lines))
     bad = missing or problems or any(c[0] == "FAIL" for c in cls)
     if bad:
@@ -1225,41 +1051,30 @@ def main_report(d):
 
 
 def compare(a, b):
-    ra = json.load(open(os.path.join(a, "results.json")))
-    rb = json.load(open(os.path.join(b, "results.json")))
-    fb = {f["id"]: f for f in rb["figures"]}
-    print("%-34s %-18s %12s %12s %8s" % ("figure", "variant", "A mean", "B mean", "B/A"))
-    n = 0
-    for f in ra["figures"]:
-        g = fb.get(f["id"])
-        if not g:
-            continue
-        for v, s in f["stats"].items():
-            t = g["stats"].get(v)
-            if not t:
-                continue
-            n += 1
-            r = "%.3f" % (t["mean"] / s["mean"]) if s["mean"] else "-"
-            print("%-34s %-18s %12s %12s %8s" % (f["id"], v, fmt(s["mean"]),
-                                                 fmt(t["mean"]), r))
-    if not n:
+    ra, rb = (json.load(open(os.path.join(x, "results.json"))) for x in (a, b))
+    fb = {f["id"]: f["stats"] for f in rb["figures"]}
+    row = "%-34s %-18s %12s %12s %8s"
+    print(row % ("figure", "variant", "A mean", "B mean", "B/A"))
+    pairs = [(f["id"], v, s["mean"], fb[f["id"]][v]["mean"]) for f in ra["figures"]
+             for v, s in f["stats"].items() if v in fb.get(f["id"], {})]
+    for fid, v, x, y in pairs:
+        print(row % (fid, v, fmt(x), fmt(y), "%.3f" % (y / x) if x else "-"))
+    if not pairs:
         print("compare: no figure in common", file=sys.stderr)
-        return 1
-    return 0
+    return 0 if pairs else 1
 
 
 if __name__ == "__main__":
-    if sys.argv[1:] == ["quick-figures"]:
+    args = sys.argv[1:]
+    if args == ["quick-figures"]:
         print(" ".join(sorted(QUICK)))
-        sys.exit(0)
-    if sys.argv[1:] == ["runs"]:
-        # The runs of each figure in a full run, for the guests (lib.sh
-        # eval_reps): "FIGURE:N ...".
+    elif args == ["runs"]:
+        # For the guests (lib.sh eval_reps).
         print(" ".join("%s:%d" % (f["id"], f["runs"] or FULL_RUNS) for f in figures()))
-        sys.exit(0)
-    if len(sys.argv) == 4 and sys.argv[1] == "compare":
-        sys.exit(compare(sys.argv[2], sys.argv[3]))
-    if len(sys.argv) != 2:
+    elif len(args) == 3 and args[0] == "compare":
+        sys.exit(compare(args[1], args[2]))
+    elif len(args) == 1:
+        sys.exit(main_report(args[0]))
+    else:
         print(__doc__, file=sys.stderr)
         sys.exit(2)
-    sys.exit(main_report(sys.argv[1]))

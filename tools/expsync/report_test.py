@@ -1,23 +1,30 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""report_test.py: made-up data for make run's report generator (report.py).
+"""report_test.py: make check's "report" row, make run's report generator
+(report.py) on made-up data, no kernel needed.
 
-"report_test.py make-logs DIR [quick]" writes guest, ledger, claim and
-phase files with every figure, 5 runs each (with "quick": what make run
-QUICK=1 leaves, 3 runs of report.py's QUICK figures and no ledger), in
-which every claim of report.py holds: tools/expsync/report-test.sh
-builds its cases on them.
+Each claim of every figure passes on made-up runs where it holds and fails
+where it does not; complete made-up logs (make_logs(): every claim holds)
+give every output and exit 0, and the same logs with one mutation (a
+figure short of runs, a guest's MISSING line, a failed claim) exit 1 and
+name it.  Prints "PASS|report: TEST|DETAIL" or "FAIL|..." per test and
+exits 1 if one failed.
 
-"report_test.py" alone runs the unit tests of report.py's claims: each
-claim of every figure passes on made-up runs where it holds and fails
-where it does not, and the interval fits the noise.
+"report_test.py make-logs DIR [quick]" only writes the made-up logs (with
+"quick": what make run QUICK=1 leaves, 3 runs of report.py's QUICK
+figures and no ledger).
 """
 import json
 import os
+import re
+import subprocess
 import sys
+import tempfile
+import traceback
 import unittest
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, HERE)
 import fastpath_steps  # noqa: E402
 import report  # noqa: E402
 
@@ -144,11 +151,13 @@ class Claims(unittest.TestCase):
         return out
 
     def test_each_claim_holds_on_holding_data(self):
+        """every figure's claim holds on data where it is true"""
         for f, c in self.all_claims():
             st = report.judge(with_stats(f, figure_runs(f, 5)), c)
             self.assertEqual(st[0], "PASS", st)
 
     def test_each_claim_fails_where_false(self):
+        """every figure's claim fails on data where it is false"""
         for f, c in self.all_claims():
             data = figure_runs(f, 5)
             if c.op == "zero":
@@ -160,6 +169,7 @@ class Claims(unittest.TestCase):
             self.assertEqual(st[0], "FAIL", st)
 
     def test_zero_needs_a_control(self):
+        """a "= 0" claim fails when its control is 0 too"""
         for f, c in self.all_claims():
             if c.op == "zero":
                 data = figure_runs(f, 5)
@@ -167,8 +177,10 @@ class Claims(unittest.TestCase):
                 self.assertEqual(report.judge(with_stats(f, data), c)[0], "FAIL")
 
     def test_noise_widens_the_interval(self):
-        """A 10% gain beside 30% noise is not shown; a 10% regression
-        inside it is not shown either: the verdict follows the interval."""
+        """the verdict follows the interval: noise hides a gain and a regression
+
+        A 10% gain beside 30% noise is not shown; a 10% regression inside
+        it is not shown either."""
         fig = dict(id="x", better="lower", claims=[])
         gain = report.Claim("b", "<=", 0.95, "a", "gain")
         loss = report.Claim("b", "no_worse", 0.05, "a", "loss")
@@ -182,6 +194,7 @@ class Claims(unittest.TestCase):
         self.assertEqual(report.judge(with_stats(fig, tight), loss)[0], "FAIL")
 
     def test_missing_runs_fail_and_quick_does_not_judge(self):
+        """a claim without runs fails; one QUICK=1 did not measure is not judged"""
         f, c = self.all_claims()[0]
         data = figure_runs(f, 5)
         del data[c.variant]
@@ -191,8 +204,9 @@ class Claims(unittest.TestCase):
         self.assertEqual(report.judge(g, c)[0], "NOT-JUDGED")
 
     def test_interval(self):
-        """Welch's t: the ratio in the middle, a point for exact counts,
-        and wider with fewer runs of the same spread."""
+        """Welch's t interval: around the ratio, wider with fewer runs
+
+        A point for exact counts, and None without a base."""
         xs, ys = runs(90, 5, 0.05), runs(100, 5, 0.05)
         lo, r, hi = report.ratio_interval(xs, ys)
         self.assertTrue(lo < r < hi)
@@ -207,7 +221,7 @@ class Claims(unittest.TestCase):
 
 class Explained(unittest.TestCase):
     def test_ledger_timer(self):
-        """The ledger's timer paragraph names the work items only expsync runs."""
+        """the ledger's timer paragraph names the work items only expsync runs"""
         base = {"tick_kept:SCHED": 70.0, "tick_kept:RCU": 50.0, "work:refresh_vm_stats": 9.0}
         mean = {"6.12": 100.0, "auto/periodic": 110.0}.get
         same = report.explained_ledger_timer(
@@ -224,7 +238,7 @@ class Explained(unittest.TestCase):
 
 class FastPath(unittest.TestCase):
     def test_kinds(self):
-        """Seed 004's primitives, as gdb prints them on the bench kernel."""
+        """seed 004's primitives are recognised as gdb prints them"""
         for asm, k in [("lock cmpxchg %rdx,(%rdi)", "lock_cmpxchg"),
                        ("lock add %rdx,(%rdi,%rax,1)", "lock_rmw"),
                        ("xchg   %rax,(%rdx)", "lock_rmw"), ("xchg   %rax,%rdx", None),
@@ -241,9 +255,11 @@ class FastPath(unittest.TestCase):
         return [c[0] for c in report.fastpath_claims(fastpath_calls(shapes), False)]
 
     def test_claims(self):
-        """Both hold on the stepped shapes; a periodic call shorter or longer
-        than 6.12's fails the first, a direct call without a locked RMW the
-        second; QUICK=1 does not judge, no calls at all fail."""
+        """the fast path's claims hold on the stepped shapes, fail off them
+
+        A periodic call shorter or longer than 6.12's fails the first, a
+        direct call without a locked RMW the second; QUICK=1 does not
+        judge, no calls at all fail."""
         self.assertEqual(self.verdicts(FASTPATH_SHAPES), ["PASS", "PASS"])
         for insns in (19, 21):
             bad = dict(FASTPATH_SHAPES)
@@ -259,8 +275,259 @@ class FastPath(unittest.TestCase):
         self.assertEqual(report.fastpath_claims({}, False)[0][0], "FAIL")
 
 
+def read(d, name):
+    with open(os.path.join(d, name), errors="replace") as f:
+        return f.read()
+
+
+def edit(path, fn):
+    """Rewrites the file at PATH as FN(its lines)."""
+    with open(path) as f:
+        lines = f.readlines()
+    with open(path, "w") as f:
+        f.writelines(fn(lines))
+
+
+def drop_first(prefix, n=1):
+    """An edit() that drops the first N lines starting with PREFIX."""
+    def fn(lines):
+        hits = [i for i, x in enumerate(lines) if x.startswith(prefix)][:n]
+        return [x for i, x in enumerate(lines) if i not in hits]
+    return fn
+
+
+def line_with(text, what):
+    return next((x for x in text.splitlines() if what in x), "")
+
+
+class Report(unittest.TestCase):
+    """report.py on made-up logs, as make run runs it: its files, its exit
+    code and its "report: FAILED: ..." line."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.full, cls.full_run = cls.report("full")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    @classmethod
+    def report(cls, name, quick=False, mutate=None):
+        """Made-up logs in a new directory NAME, MUTATE(dir) applied, and
+        report.py's run on them (QUICK=1 with quick)."""
+        d = os.path.join(cls.tmp.name, name)
+        make_logs(d, quick)
+        if mutate:
+            mutate(d)
+        env = {k: v for k, v in os.environ.items() if k != "QUICK"}
+        if quick:
+            env["QUICK"] = "1"
+        return d, subprocess.run([sys.executable, os.path.join(HERE, "report.py"), d],
+                                 env=env, capture_output=True, text=True)
+
+    def failed(self, run, *names):
+        """RUN exited 1 and its stderr names each of NAMES."""
+        self.assertEqual(run.returncode, 1, run.stderr)
+        for n in names:
+            self.assertIn(n, run.stderr)
+
+    def test_full_outputs(self):
+        """a complete set of figures gives every output"""
+        d, run = self.full, self.full_run
+        n = len(read(d, "summary.txt").splitlines())
+        html = read(d, "index.html")
+        self.detail = "exit %d, summary %d lines, %d plots" % (run.returncode, n,
+                                                               html.count("<img"))
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertTrue(read(d, "report.md") and read(d, "results.json"))
+        self.assertIn("data:image/png;base64", html)
+        self.assertTrue(20 <= n <= 40, n)
+
+    def test_full_headlines(self):
+        """ratios are to 6.12, each headline's verdict beside it"""
+        text = read(self.full, "summary.txt")
+        self.detail = line_with(text, "strategy")
+        self.assertIn("many 101.0±0.101 (1.00x)  single 202.0±0.202 (2.00x) => PASS", text)
+        self.assertGreaterEqual(sum("=> PASS" in x for x in text.splitlines()), 12)
+
+    def test_full_scaling(self):
+        """the scaling curves stand beside seed 000's figures, with their plots"""
+        md, html = read(self.full, "report.md"), read(self.full, "index.html")
+        self.detail = line_with(md, "Cost of one more target")[:160]
+        self.assertRegex(md, r"(?m)^\| 7 \| .* \| 3\.067 \| 9\.836 \|$")
+        self.assertIn("seed 000: many 0.19 us, single 1.31 us", md)
+        self.assertIn('alt="membarrier coalescing against callers"', html)
+        self.assertIn('alt="membarrier cost against targets, beside seed 000"', html)
+
+    def test_full_fastpath(self):
+        """seed 004's costs stand beside the counter functions' instructions, judged"""
+        md = read(self.full, "report.md")
+        row = ("| __mod_node_page_state | direct | 3 | 25 / 25 / 25 | 0 | 2 | 0 | 0 | 0 | 0 "
+               "| 0 | 20 |")
+        self.detail = line_with(md, "| __mod_node_page_state | direct")
+        self.assertIn(row, md.splitlines())
+        self.assertIn("locked cmpxchg 12 cycles", md)
+        self.assertEqual(sum(x.startswith("- PASS fast path: ") for x in md.splitlines()), 2)
+
+    def test_fastpath_unlocked_direct(self):
+        """a direct counter update that holds it per CPU fails make run"""
+        d, run = self.report("fastpath", mutate=lambda d: edit(
+            os.path.join(d, "fastpath-bench.jsonl"), lambda lines: [
+                x.replace('"lock_rmw": 2', '"lock_rmw": 0') if '"variant": "direct"' in x
+                else x for x in lines]))
+        self.detail = "exit %d: %s" % (run.returncode, line_with(
+            read(d, "summary.txt"), "fast path: under direct"))
+        self.failed(run, "claim failed: fast path: under direct")
+
+    def test_false_headline(self):
+        """a false headline claim fails make run and shows beside its figure"""
+        def noshare(d):
+            # Coalescing that shares no round: on's rounds are off's.
+            edit(os.path.join(d, "guest-bench.log"), lambda lines: [
+                x.replace("@R mb_coalesce_c3_rounds on ", "@R mb_coalesce_c3_rounds unused ")
+                for x in lines] + [x.replace(" off ", " on ") for x in lines
+                                   if x.startswith("@R mb_coalesce_c3_rounds off ")])
+        d, run = self.report("noshare", mutate=noshare)
+        text, html = read(d, "summary.txt"), read(d, "index.html")
+        self.detail = "exit %d: %s" % (run.returncode, line_with(text, "handlers/1000 calls, 3"))
+        self.failed(run, "claim failed: mb_coalesce_c3_rounds: on/off <= 0.67")
+        self.assertRegex(text, r"handlers/1000 calls, 3.*=> FAIL \(on/off <= 0\.67\)")
+        self.assertRegex(read(d, "report.md"), r"\| IPI handler runs per 1000 calls, 3 "
+                         r"caller\(s\) \| runs \| on \| 5 .*\| FAIL \(on/off <= 0\.67\) \|")
+        # Verdict cells are coloured, the failed one and the others.
+        self.assertIn('<td class="FAIL">FAIL (on/off', html)
+        self.assertIn('<td class="PASS">PASS', html)
+        self.assertNotRegex(html, r"<td>(PASS|FAIL)")
+
+    def test_short_figure(self):
+        """a figure with 4 runs of 5 fails make run and is named"""
+        d, run = self.report("short", mutate=lambda d: edit(
+            os.path.join(d, "guest-bench.log"), drop_first("@R tf_munmap_busy_ms rcu+percpu ")))
+        self.detail = "exit %d: %s" % (run.returncode, run.stderr[:200])
+        self.failed(run, "tf_munmap_busy_ms [rcu+percpu]: 4 of 5 runs")
+
+    def test_no_perf(self):
+        """a guest without perf fails make run with its message"""
+        def noperf(d):
+            edit(os.path.join(d, "guest-bench-noexpsync.log"), lambda lines: [
+                x for x in lines if not x.startswith("@R mb_")] + [
+                "MISSING: no runnable perf in the guest; every figure counted by perf is "
+                "missing\n"])
+        d, run = self.report("noperf", mutate=noperf)
+        md = read(d, "report.md")
+        self.detail = "exit %d: %s" % (run.returncode, run.stderr[:200])
+        self.failed(run, "no runnable perf in the guest", "mb_ipi_t2 [6.12]: 0 of 3")
+        # Nothing prints as a number that was not measured: no 6.12 mean,
+        # no ratio to it.
+        row = r"(?m)^\| IPI sends per 1000 calls, 1 target\(s\) \| sends \| "
+        self.assertRegex(md, row + r"6\.12 \| 0 \| MISSING \|")
+        self.assertRegex(md, row + r"many( \|[^|]*){4}\| - \| 6\.12 \|")
+
+    def test_ledger_claim(self):
+        """a failed ledger claim fails make run"""
+        def fail(d):
+            with open(os.path.join(d, "ledger.txt"), "a") as f:
+                f.write("FAIL|ledger: made up|over\n")
+        d, run = self.report("claim", mutate=fail)
+        self.detail = "exit %d" % run.returncode
+        self.failed(run, "claim failed: ledger: made up")
+
+    def test_nomem(self):
+        """one expsync command returning ENOMEM fails make run"""
+        def one(lines):
+            i = next(i for i, x in enumerate(lines)
+                     if "@R mb_nomem_fail expsync 0" in x)
+            lines[i] = lines[i].replace("@R mb_nomem_fail expsync 0",
+                                        "@R mb_nomem_fail expsync 1", 1)
+            return lines
+        d, run = self.report("nomem", mutate=lambda d: edit(
+            os.path.join(d, "guest-bench.log"), one))
+        text = read(d, "summary.txt")
+        self.detail = "exit %d: %s" % (run.returncode, line_with(text, "no-ENOMEM"))
+        self.failed(run, "claim failed: no-ENOMEM")
+        self.assertIn("FAIL no-ENOMEM", text)
+
+    def test_compare(self):
+        """compare pairs every figure of two results.json"""
+        def fail(d):
+            with open(os.path.join(d, "ledger.txt"), "a") as f:
+                f.write("FAIL|ledger: made up|over\n")
+        other, _ = self.report("compare", mutate=fail)
+        run = subprocess.run([sys.executable, os.path.join(HERE, "report.py"), "compare",
+                              self.full, other], capture_output=True, text=True)
+        n = sum(x.endswith(" 1.000") for x in run.stdout.splitlines())
+        self.detail = "exit %d, %d figures paired" % (run.returncode, n)
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertGreaterEqual(n, 100)
+
+    def test_quick(self):
+        """QUICK=1: its figures at 3 runs pass, the others say they were not measured"""
+        d, run = self.report("quick", quick=True)
+        nq = len(subprocess.run([sys.executable, os.path.join(HERE, "report.py"),
+                                 "quick-figures"], capture_output=True, text=True,
+                                check=True).stdout.split())
+        text = read(d, "summary.txt")
+        self.detail = "exit %d, %d figures: %s" % (run.returncode, nq, run.stderr[:200])
+        self.assertEqual(run.returncode, 0, run.stderr)
+        self.assertGreaterEqual(nq, 8)
+        self.assertIn("not measured by QUICK=1", text)
+        self.assertIn("not judged (not measured by QUICK=1)", text)
+        self.assertIn("| stress-ng --mmap | bogo-ops/s | all | 0 | not measured by QUICK=1 "
+                      "| | | | 6.12 | not judged |", read(d, "report.md").splitlines())
+        self.assertIn("data:image/png;base64", read(d, "index.html"))
+        self.assertNotRegex(text, r"stress-ng --mmap.*[0-9]x")
+
+    def test_quick_short(self):
+        """QUICK=1: a figure of its subset with 1 run of 3 fails and is named"""
+        d, run = self.report("quickshort", quick=True, mutate=lambda d: edit(
+            os.path.join(d, "guest-bench.log"), drop_first("@R mb_coalesce_c3_cps on ", 2)))
+        self.detail = "exit %d: %s" % (run.returncode, run.stderr[:200])
+        self.failed(run, "mb_coalesce_c3_cps [on]: 1 of 3 runs")
+
+    def test_runs(self):
+        """runs and quick-figures print what run.sh hands the guests"""
+        def out(arg):
+            return subprocess.run([sys.executable, os.path.join(HERE, "report.py"), arg],
+                                  capture_output=True, text=True, check=True).stdout.split()
+        runs = dict(x.split(":") for x in out("runs"))
+        self.detail = "%d figures, %d in QUICK" % (len(runs), len(out("quick-figures")))
+        self.assertEqual(list(runs), [f["id"] for f in report.figures()])
+        self.assertTrue(all(re.fullmatch(r"[1-9][0-9]*", n) for n in runs.values()), runs)
+        self.assertEqual(set(out("quick-figures")), report.QUICK)
+        self.assertLessEqual(report.QUICK, set(runs))
+
+
+class Lines(unittest.TestResult):
+    """make check's lines: one "STATUS|report: TEST|DETAIL" per test."""
+
+    def line(self, status, test, detail):
+        name = (test.shortDescription() or str(test)).replace("|", "/")
+        print("%s|report: %s|%s" % (status, name, " ".join(str(detail).split())[:300]),
+              flush=True)
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.line("PASS", test, getattr(test, "detail", "ok"))
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.failed(test, err)
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.failed(test, err)
+
+    def failed(self, test, err):
+        print("".join(traceback.format_exception(*err)), file=sys.stderr, flush=True)
+        self.line("FAIL", test, "%s: %s" % (err[0].__name__, str(err[1]).split("\n")[0]))
+
+
 if __name__ == "__main__":
     if sys.argv[1:2] == ["make-logs"]:
         make_logs(sys.argv[2], sys.argv[3:4] == ["quick"])
         sys.exit(0)
-    unittest.main()
+    result = Lines()
+    unittest.defaultTestLoader.loadTestsFromModule(sys.modules[__name__]).run(result)
+    sys.exit(0 if result.testsRun and result.wasSuccessful() else 1)
