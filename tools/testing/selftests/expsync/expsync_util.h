@@ -16,8 +16,8 @@
 #define EXPSYNC_STATS	"/sys/kernel/debug/expsync/stats"
 
 /*
- * EXPSYNC_TIME_SCALE (default 1): make check-full's KASAN kernel runs
- * several times slower, so a test that runs for a time runs this many
+ * EXPSYNC_TIME_SCALE (default 1): a KASAN kernel runs several times
+ * slower, so a test that runs for a time runs this many
  * times longer there.  Anything but a number from 1 to 100 fails.
  */
 static inline int expsync_time_scale(void)

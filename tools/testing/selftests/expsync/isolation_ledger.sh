@@ -30,9 +30,9 @@
 # On CONFIG_EXPSYNC=n the window runs 3 times (its noise); on expsync
 # once for each table_free mode (under vmstat_drain=user-return), and
 # once under vmstat_drain=direct and once under periodic.  Each window
-# prints a "# ledger" line (the counts) and a "# who" line; make check
-# compares the two boots (tools/expsync/ledger.py):
-# no count of expsync may exceed 6.12's for the same cause.  Here each
+# prints a "# ledger" line (the counts) and a "# who" line, for a
+# comparison of the two boots: no count of expsync may exceed 6.12's
+# for the same cause.  Here each
 # window must have counted, its loads must have run, and every expsync
 # knob write must have returned within 2.5 s.
 here=$(cd "$(dirname "$0")" && pwd)
@@ -53,7 +53,7 @@ cpu_in_list "$(cat /sys/devices/system/cpu/nohz_full)" "$cpu" || skip "CPU $cpu 
 cpu_in_list "$(cat /sys/devices/system/cpu/isolated)" "$cpu" || skip "CPU $cpu is not isolated"
 [ -w $khp/scan_sleep_millisecs ] || skip "no THP (CONFIG_TRANSPARENT_HUGEPAGE)"
 
-# LEDGER_CONFIGS (make run): the expsync windows as "table_free:vmstat_drain"
+# LEDGER_CONFIGS: the expsync windows as "table_free:vmstat_drain"
 # words; LEDGER_REPEAT: how many windows of each (on 6.12: 3 x that).
 repeat=${LEDGER_REPEAT:-1}
 [[ $repeat =~ ^[1-9][0-9]*$ ]] || fatal "LEDGER_REPEAT must be a positive number"

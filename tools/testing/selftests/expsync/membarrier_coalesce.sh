@@ -23,17 +23,17 @@
 #    Traced round by round (expsync_membarrier_call) under QEMU -icount,
 #    where the vCPUs take turns, each round serves 2 calls on average (a
 #    leader alone, then it with both riders, or it with one rider while
-#    the other rider sleeps through the round): 0.5 per call, and make
-#    check-full's coalescing row there requires 0.4 .. 0.6, the guide's
-#    "one round per two calls, not one per three".  With 4 vCPUs
+#    the other rider sleeps through the round): 0.5 per call; run there,
+#    MEMBARRIER_COALESCE_MIN=400 MEMBARRIER_COALESCE_MAX=600 hold it to
+#    the guide's "one round per two calls, not one per three".  With 4 vCPUs
 #    on 2 host cores and no -icount, a woken rider waits for a host
 #    core while the leader calls on: runs of tens of rounds with one
 #    call each, 0.82 .. 0.91 per call, hence the default bound of 0.95
 #    for a run of the whole test there.
 #    MEMBARRIER_COALESCE_PARTS=rounds runs only this part, =delivery
-#    only 2 and 3 (make check-full counts the rounds under -icount;
-#    make check runs the delivery without it, where 0.95 leaves too
-#    little margin: runs reach 0.91), default all.
+#    only 2 and 3 (the rounds counted under -icount, the delivery
+#    without it, where 0.95 leaves too little margin: runs reach 0.91),
+#    default all.
 # 2. Delivery under coalescing, for each command (on): ftrace with the
 #    "global" clock (monotonic across CPUs) records raw_syscalls
 #    sys_enter/sys_exit of membarrier and csd:csd_function_entry of the

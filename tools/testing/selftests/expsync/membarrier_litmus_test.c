@@ -294,7 +294,7 @@ int main(void)
 	iters = getenv("NOMEM_ITERS") ? atol(getenv("NOMEM_ITERS")) : 10000;
 	/*
 	 * Each MEMBARRIER_CMD_GLOBAL is a synchronize_rcu(), milliseconds
-	 * under TCG: 1000 of them, not 10000, to fit make check.
+	 * under TCG: 1000 of them, not 10000.
 	 */
 	global_iters = getenv("NOMEM_GLOBAL_ITERS") ? atol(getenv("NOMEM_GLOBAL_ITERS")) : 1000;
 	if (geteuid())

@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# Page-table freeing leaves isolated CPUs alone.  make check runs it in
-# the boot with CPU 1 isolated (nohz_full=1 isolcpus=1); counts come from
+# Page-table freeing leaves isolated CPUs alone.  Run it in a boot with
+# CPU 1 isolated (nohz_full=1 isolcpus=1); counts come from
 # kernel tracepoints (timer:*, csd:*), not from expsync's own.
 #
 # 1. Per-CPU RCU batching arms no timer on a nohz_full CPU.  Under

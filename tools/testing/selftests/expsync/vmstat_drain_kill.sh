@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # A fatal signal ends vmstat_drain_now's wait.
-# make check runs it in the boot with CPU 1 isolated (nohz_full=1
-# isolcpus=1), where nothing else needs CPU 1.
+# Run it in a boot with CPU 1 isolated (nohz_full=1 isolcpus=1), where
+# nothing else needs CPU 1.
 #
 # CPU 1, outside the user-return set, runs a SCHED_FIFO spinner with RT
 # throttling off: the fold work a drain queues there runs only when

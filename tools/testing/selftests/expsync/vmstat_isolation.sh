@@ -1,9 +1,9 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# vmstat_drain isolation, perf-based.  make check runs it in two boots:
-# CPU 1 isolated (nohz_full=1 isolcpus=1), and CPU 1 in the drain set but
-# not isolated.  For each policy, with CPU 1 as the set, a
+# vmstat_drain isolation, perf-based, in a boot with CPU 1 isolated
+# (nohz_full=1 isolcpus=1) or with CPU 1 in the drain set but not
+# isolated.  For each policy, with CPU 1 as the set, a
 # counter-changing load runs on CPU 1 for $SECONDS s while
 #  - perf stat -C 1 counts vmstat_update work items executed on CPU 1
 #    (workqueue:workqueue_execute_start, filtered on the function), and
@@ -173,9 +173,9 @@ for policy in user-return direct $left periodic; do
 	fi
 done
 
-# make run's evaluation wants the per-policy figures only.
+# An evaluation that wants the per-policy figures only.
 if [ -n "${VMSTAT_POLICIES_ONLY:-}" ]; then
-	echo "# tests 4-9 not run: VMSTAT_POLICIES_ONLY is set (make run)"
+	echo "# tests 4-9 not run: VMSTAT_POLICIES_ONLY is set"
 	exit $fail
 fi
 
