@@ -92,7 +92,7 @@ base_checks() {
 	fi
 	for c in $(sed -n 's|^+++ b/\(.*\.c\)$|\1|p' patches/*.patch | sort -u); do
 		o=${c%.c}.o
-		[ -f "$obj/$o" ] || continue
+		[ -f "$obj/$o" ] && git -C "$src" cat-file -e "base:$c" 2>/dev/null || continue
 		rm -f "$base_obj/$o"
 		make -C "$base_src" O="$base_obj" CC="ccache gcc" W=1 "$o" 2>&1 | norm > "$tmp/base.w"
 		w1 "$o" | norm > "$tmp/new.w"
