@@ -404,10 +404,8 @@ def build(d):
         for v in kernels(f):
             xs = data.get((f["id"], v), [])
             # The ledger runs 3 windows of 6.12 per window of each policy.
-            if f["section"] == "ledger":
-                need = 3 if v == "6.12" else 1
-            else:
-                need = f["runs"] or (3 if quick else FULL_RUNS)
+            need = (3 if v == "6.12" else 1) if f["section"] == "ledger" else \
+                f["runs"] or (3 if quick else FULL_RUNS)
             if len(xs) < need:
                 missing.append("%s [%s]: %d of %d runs" % (f["id"], v, len(xs), need))
             if xs:
@@ -441,10 +439,8 @@ def claims(d, quick, figs, calls):
     under QUICK=1 unless QUICK holds a ledger figure), fastpath-check.sh's,
     the fast path's instructions, no-ENOMEM and the figures' own."""
     out = []
-    names = ["fastpath.txt"]
-    if not quick or any(fid.startswith("ledger_") for fid in QUICK):
-        names.insert(0, "ledger.txt")
-    for name in names:
+    ledger_ran = not quick or any(fid.startswith("ledger_") for fid in QUICK)
+    for name in (["ledger.txt"] if ledger_ran else []) + ["fastpath.txt"]:
         p = os.path.join(d, name)
         if not os.path.exists(p):
             out.append(("FAIL", name, "not produced"))
@@ -479,21 +475,19 @@ def fastpath_claims(calls, quick):
     if not calls:
         return [("FAIL", "fast path instructions", "fastpath-*.jsonl not produced")]
     fns = sorted({fn for fn, v in calls if v == "6.12"})
+    if not fns:
+        return [("FAIL", "fast path instructions", "no calls stepped on 6.12")]
     same, direct = [], []
     for fn in fns:
-        base = min(r["insns"] for r in calls[(fn, "6.12")])
-        for v in ("periodic", "user-return"):
-            got = calls.get((fn, v))
-            if not got or min(r["insns"] for r in got) != base:
-                same.append("%s %s: %s against 6.12's %d" % (
-                    fn, v, min(r["insns"] for r in got) if got else "no calls", base))
+        fewest = {v: min((r["insns"] for r in calls.get((fn, v), ())), default="no calls")
+                  for v in ("6.12", "periodic", "user-return")}
+        same += ["%s %s: %s against 6.12's %d" % (fn, v, fewest[v], fewest["6.12"])
+                 for v in ("periodic", "user-return") if fewest[v] != fewest["6.12"]]
         got = calls.get((fn, "direct"))
         unlocked = [r for r in got or [] if not r["lock_rmw"] + r["lock_cmpxchg"]]
         if not got or unlocked:
             direct.append("%s: %s" % (fn, "%d of %d calls without a locked RMW" % (
                 len(unlocked), len(got)) if got else "no calls"))
-    if not fns:
-        return [("FAIL", "fast path instructions", "no calls stepped on 6.12")]
     return [("FAIL" if same else "PASS",
              "fast path: periodic and user-return run 6.12's fewest instructions per call",
              "; ".join(same) or "%d functions, equal" % len(fns)),
@@ -514,8 +508,7 @@ def fastpath_md(calls):
           "unmaps a page in a loop (tools/expsync/fastpath-steps.sh), from entry to "
           "return, interrupts masked: the instructions the call executed, and among them "
           "seed 004's priced primitives (counts of the median call).  Seed 004 (Christoph "
-          "Lameter's "
-          "objection, i7-11850H): " + ", ".join(
+          "Lameter's objection, i7-11850H): " + ", ".join(
               "%s %d cycles" % (t, c) for _, t, c in SEED004_CYCLES) + ".  The last "
           "column prices the median call's primitives at those cycles (POPF unpriced).",
           "", "| function | kernel / policy | calls | instructions min / median / max "
@@ -618,10 +611,8 @@ def markdown(figs, missing, problems, cls, quick, calls, made, who=None):
                    "|---|---|---|---|---|---|---|---|---|---|"]
         for v in ["all"] if f["skipped"] else kernels(f):
             s = f["stats"].get(v)
-            if f["skipped"]:
-                nums, cell = "0 | %s | | |" % NOT_QUICK, "not judged" if f["claims"] else ""
-            else:
-                nums, cell = "0 | MISSING | | |", verdict(f, cls, v)[4:]
+            nums, cell = ("0 | %s | | |" % NOT_QUICK, "not judged" if f["claims"] else "") \
+                if f["skipped"] else ("0 | MISSING | | |", verdict(f, cls, v)[4:])
             if s:
                 nums = "%d | %s | %s | %s | %s" % (
                     s["n"], fmt(s["mean"]), fmt(s["sd"]), fmt(s["min"]),
@@ -674,16 +665,13 @@ def explained(figs, who=None):
                       "the mutex with a trylock and adds the round number's atomic "
                       "(mb_victim_alone_ns judges off)." % (va[1] - va[0], va[2] - va[0])
                       if va == vh else "The hammer changes it (see the p99 claims)."))
-    m = [mean("tf_malloc_t1_task_ms", v) for v in ("6.12", "immediate")]
-    f = byid["tf_malloc_t1_task_ms"]
-    if None not in m and not f["skipped"]:
-        iv = ratio_interval(f["stats"]["immediate"]["runs"], f["stats"]["6.12"]["runs"])
+    if None not in [mean("tf_malloc_t1_task_ms", v) for v in ("6.12", "immediate")]:
+        a, b = (byid["tf_malloc_t1_task_ms"]["stats"][v] for v in ("immediate", "6.12"))
+        iv = ratio_interval(a["runs"], b["runs"])
         md.append("- Seed 001's malloc1 task time under immediate (6.12's free path): "
                   "%.3fx 6.12, 95%% interval [%.3f, %.3f] over %d and %d runs%s." % (
-                      iv[1], iv[0], iv[2], f["stats"]["immediate"]["n"],
-                      f["stats"]["6.12"]["n"],
-                      ": noise, the interval holds 1" if iv[0] <= 1 <= iv[2] else
-                      ": the interval excludes 1"))
+                      iv[1], iv[0], iv[2], a["n"], b["n"], ": noise, the interval holds 1"
+                      if iv[0] <= 1 <= iv[2] else ": the interval excludes 1"))
     md += explained_ledger_timer(mean, who or {})
     return ["", "## explained", ""] + md if md else []
 
@@ -717,32 +705,32 @@ def explained_ledger_timer(mean, who):
             "hold the spread between boots of one kernel." % (", ".join(own) or "none")]
 
 
-def scaling_rows(figs, prefix, keys, variants):
-    """[(key, {variant: mean})] of the figures PREFIX<key>, or [] when
+def scaling_rows(figs, what):
+    """[(n, {variant: mean})] of the figures mb_scale_WHAT<n> (eval/scaling.sh;
+    WHAT ns_t, sends_t: n targets; rounds_c, cps_c: n callers), or [] when
     any of them was not measured."""
     byid = {f["id"]: f for f in figs}
+    keys, variants = (SCALE_TARGETS, ["6.12", "many", "single"]) if what.endswith("_t") \
+        else (SCALE_CALLERS, ["6.12", "on"])
     rows = []
     for k in keys:
-        f = byid[prefix + str(k)]
+        f = byid["mb_scale_%s%d" % (what, k)]
         if f["skipped"] or not all(v in f["stats"] for v in variants):
             return []
         rows.append((k, {v: f["stats"][v]["mean"] for v in variants}))
     return rows
 
 
-def per_target(rows, v):
-    """Least-squares slope of rows' v against the targets, in us per target."""
-    return statistics.linear_regression([k for k, _ in rows],
-                                        [m[v] / 1e3 for _, m in rows]).slope
+def slope(ys):
+    """Least-squares slope of YS against the targets."""
+    return statistics.linear_regression(list(SCALE_TARGETS), ys).slope
 
 
 def scaling_md(figs):
     """Seed 000's table beside the measured one, and coalescing as callers
     grow (eval/scaling.sh), or nothing when they were not measured."""
-    ns = scaling_rows(figs, "mb_scale_ns_t", SCALE_TARGETS, ["6.12", "many", "single"])
-    sends = scaling_rows(figs, "mb_scale_sends_t", SCALE_TARGETS, ["6.12", "many", "single"])
-    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "on"])
-    cps = scaling_rows(figs, "mb_scale_cps_c", SCALE_CALLERS, ["6.12", "on"])
+    ns, sends, rounds, cps = (scaling_rows(figs, w)
+                              for w in ("ns_t", "sends_t", "rounds_c", "cps_c"))
     if not (ns and sends and rounds and cps):
         return []
     seed_m = [x / 10 for x in SEED000_MANY_S]   # s per 10^7 calls -> us per call
@@ -758,18 +746,15 @@ def scaling_md(figs):
           "| targets | 6.12 us/call | many us/call | single us/call | 6.12 sends/call "
           "| many sends/call | single sends/call | seed many us/call | seed single us/call |",
           "|---|---|---|---|---|---|---|---|---|"]
+    # Each {variant: mean} holds 6.12, many and single, in that order.
     for (n, t), (_, c), a, b in zip(ns, sends, seed_m, seed_s):
         md.append("| %d | %s | %s | %s | %.2f | %.2f | %.2f | %.3f | %.3f |" % (
-            n, fmt(t["6.12"] / 1e3), fmt(t["many"] / 1e3), fmt(t["single"] / 1e3),
-            c["6.12"] / 1e3, c["many"] / 1e3, c["single"] / 1e3, a, b))
-    xs = list(SCALE_TARGETS)
+            n, *(fmt(x / 1e3) for x in t.values()), *(x / 1e3 for x in c.values()), a, b))
     md += ["", "Cost of one more target (least-squares slope over 1 to %d targets): "
            "6.12 %.1f us, many %.1f us, single %.1f us of guest time; seed 000: many "
            "%.2f us, single %.2f us (\"about 0.2 microseconds per extra core\" against "
-           "1.5)." % (xs[-1], per_target(ns, "6.12"), per_target(ns, "many"),
-                      per_target(ns, "single"),
-                      statistics.linear_regression(xs, seed_m).slope,
-                      statistics.linear_regression(xs, seed_s).slope), "",
+           "1.5)." % (SCALE_TARGETS[-1], *(slope([m[v] / 1e3 for _, m in ns]) for v in ns[0][1]),
+                      slope(seed_m), slope(seed_s)), "",
            "Coalescing (membarrier_bench 8 threads, k of them calling at once, the "
            "others spinning): runs of the command's IPI handler per call, and calls per "
            "second; the goal is at most 2/k of 6.12's rounds at k callers (off is "
@@ -809,8 +794,7 @@ def curves(path, settings, rows, series):
 def scaling_plots(figs, d):
     """[(title, png)] of the scaling curves, [] when not measured, None when
     a plot failed."""
-    ns = scaling_rows(figs, "mb_scale_ns_t", SCALE_TARGETS, ["6.12", "many", "single"])
-    rounds = scaling_rows(figs, "mb_scale_rounds_c", SCALE_CALLERS, ["6.12", "on"])
+    ns, rounds = scaling_rows(figs, "ns_t"), scaling_rows(figs, "rounds_c")
     if not ns or not rounds:
         return []
     one = ns[0][1]
@@ -819,8 +803,8 @@ def scaling_plots(figs, d):
                       'set xlabel "target threads (8 vCPUs; seed 000: 8 cores)"',
                       'set ylabel "time per call / time with 1 target"',
                       "set xtics 1", "set key left top"],
-                  [(n, m["6.12"] / one["6.12"], m["many"] / one["many"],
-                    m["single"] / one["single"], a / SEED000_MANY_S[0], b / SEED000_SINGLE_S[0])
+                  [(n, *(m[v] / one[v] for v in m), a / SEED000_MANY_S[0],
+                    b / SEED000_SINGLE_S[0])
                    for (n, m), a, b in zip(ns, SEED000_MANY_S, SEED000_SINGLE_S)],
                   [(2, "linespoints", "6.12 (guest, -icount)"), (3, "linespoints", "many (guest)"),
                    (4, "linespoints", "single (guest)"),
@@ -866,10 +850,8 @@ def claims_plot(figs, path):
             a, b = f["stats"].get(c.variant), f["stats"].get(c.against)
             if f["skipped"] or c.op == "zero" or not a or not b or not b["mean"]:
                 continue
-            if c.op == "no_worse":
-                bounds = [1 + c.bound if f["better"] == "lower" else 1 - c.bound]
-            else:
-                bounds = list(c.bound) if c.op == "in" else [c.bound]
+            bounds = [1 + c.bound if f["better"] == "lower" else 1 - c.bound] \
+                if c.op == "no_worse" else list(c.bound) if c.op == "in" else [c.bound]
             rows.append(("%s %s/%s" % (f["id"], c.variant, c.against),
                          [x / b["mean"] for x in a["runs"]], [x / b["mean"] for x in b["runs"]],
                          ratio_interval(a["runs"], b["runs"]), bounds))

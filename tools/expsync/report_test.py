@@ -32,28 +32,17 @@ import report  # noqa: E402
 STEP = 0.001
 
 
-def holding_ratio(c, better):
-    """A ratio of c.variant to c.against at which claim c holds."""
+def ratio(c, better, holds=True):
+    """A ratio of c.variant to c.against at which claim c holds (is false,
+    with not HOLDS: for no_worse, a regression of T plus 10%, clear of the
+    made-up runs' spread of about 2%)."""
     if c.op == "<=":
-        return c.bound * 0.9
+        return c.bound * (0.9 if holds else 1.2)
     if c.op == ">=":
-        return c.bound * 1.1
+        return c.bound * (1.1 if holds else 0.8)
     if c.op == "in":
-        return sum(c.bound) / 2
-    return 1.0
-
-
-def breaking_ratio(c, better):
-    """A ratio at which claim c is false."""
-    if c.op == "<=":
-        return c.bound * 1.2
-    if c.op == ">=":
-        return c.bound * 0.8
-    if c.op == "in":
-        return c.bound[1] * 1.2
-    # no_worse: a regression of T plus 10%, clear of the made-up runs'
-    # spread (about 2%).
-    gap = 2 * c.bound + 0.1
+        return sum(c.bound) / 2 if holds else c.bound[1] * 1.2
+    gap = 0 if holds else 2 * c.bound + 0.1
     return 1 + gap if better == "lower" else 1 - gap
 
 
@@ -65,7 +54,7 @@ def figure_runs(f, n):
     """{variant: runs} for figure f in which each of its claims holds: the
     base variant at 100, the others at 90 unless a claim places them."""
     out = {}
-    for v in (["6.12"] if f["base"] == "6.12" else []) + f["variants"]:
+    for v in report.kernels(f):
         if f["id"].startswith("mb_nomem_"):
             # report.py nomem_claim: expsync 0 in every run, 6.12 never.
             out[v] = [0.0] * n if v == "expsync" else [5.0] * n
@@ -78,8 +67,7 @@ def figure_runs(f, n):
             out[c.against] = [0.5] * n
         else:
             base = report.statistics.fmean(out[c.against])
-            out[c.variant] = [x * holding_ratio(c, f["better"])
-                              for x in runs(base, n)]
+            out[c.variant] = [x * ratio(c, f["better"]) for x in runs(base, n)]
     return out
 
 
@@ -103,45 +91,39 @@ def fastpath_calls(shapes, n=3):
 
 def make_logs(d, quick):
     os.makedirs(d, exist_ok=True)
-    with open(os.path.join(d, "guest-bench-noexpsync.log"), "w") as b, \
-         open(os.path.join(d, "guest-bench.log"), "w") as e:
-        for f in report.figures():
-            if f["section"] == "ledger" or (quick and not f["quick"]):
-                continue
-            n = 3 if quick else (f["runs"] or 5)
-            for v, xs in figure_runs(f, n).items():
-                for x in xs:
-                    (b if v == "6.12" else e).write("@R %s %s %g\n" % (f["id"], v, x))
-    with open(os.path.join(d, "fastpath.txt"), "w") as f:
-        f.write("PASS|fastpath: made up|ok\n")
-    with open(os.path.join(d, "phases.txt"), "w") as f:
-        f.write("   (build: 1 s)\n")
+
+    def write(name, lines, mode="w"):
+        with open(os.path.join(d, name), mode) as f:
+            f.writelines(lines)
+    logs = {"6.12": [], "expsync": []}
+    for f in report.figures():
+        if f["section"] != "ledger" and (f["quick"] or not quick):
+            for v, xs in figure_runs(f, 3 if quick else (f["runs"] or 5)).items():
+                logs["6.12" if v == "6.12" else "expsync"] += [
+                    "@R %s %s %g\n" % (f["id"], v, x) for x in xs]
+    write("guest-bench-noexpsync.log", logs["6.12"])
+    write("guest-bench.log", logs["expsync"])
+    write("fastpath.txt", "PASS|fastpath: made up|ok\n")
+    write("phases.txt", "   (build: 1 s)\n")
     if quick:
         return
     for (fn, v), got in fastpath_calls(FASTPATH_SHAPES).items():
-        k = "bench-noexpsync" if v == "6.12" else "bench"
-        with open(os.path.join(d, "fastpath-%s.jsonl" % k), "a") as f:
-            f.writelines(json.dumps(r) + "\n" for r in got)
-    cfg = {"rcu/user-return": "table_free=rcu,vmstat_drain=user-return",
-           "immediate/direct": "table_free=immediate,vmstat_drain=direct",
-           "auto/periodic": "table_free=auto,vmstat_drain=periodic"}
-    with open(os.path.join(d, "ledger-bench-noexpsync.log"), "w") as b:
-        for i in range(6):
-            b.write("# ledger 6.12:run%d %s rounds=60\n" %
-                    (i + 1, " ".join("%s=%d" % (c, 50 + i) for c in report.CAUSES)))
-    with open(os.path.join(d, "ledger-bench.log"), "w") as e:
-        for v in report.LEDGER_VARIANTS:
-            for i in range(2):
-                e.write("# ledger expsync:%s:run%d %s rounds=60\n" %
-                        (cfg[v], i, " ".join("%s=%d" % (c, 40 + i) for c in report.CAUSES)))
-    with open(os.path.join(d, "ledger.txt"), "w") as f:
-        f.write("PASS|ledger: made up|ok\n")
+        write("fastpath-bench%s.jsonl" % ("-noexpsync" if v == "6.12" else ""),
+              [json.dumps(r) + "\n" for r in got], "a")
+
+    def window(label, n):
+        return "# ledger %s %s rounds=60\n" % (label, " ".join(
+            "%s=%d" % (c, n) for c in report.CAUSES))
+    write("ledger-bench-noexpsync.log", [window("6.12:run%d" % (i + 1), 50 + i) for i in range(6)])
+    write("ledger-bench.log", [window("expsync:table_free=%s,vmstat_drain=%s:run%d" % (
+        *v.split("/"), i), 40 + i) for v in report.LEDGER_VARIANTS for i in range(2)])
+    write("ledger.txt", "PASS|ledger: made up|ok\n")
 
 
-def with_stats(f, data):
-    f = dict(f, skipped=False)
-    f["stats"] = {v: report.stats(xs) for v, xs in data.items()}
-    return f
+def judge(f, data, c):
+    """report.judge() of claim c of figure f measured as DATA {variant: runs}."""
+    return report.judge(dict(f, skipped=False,
+                             stats={v: report.stats(xs) for v, xs in data.items()}), c)
 
 
 class Claims(unittest.TestCase):
@@ -153,7 +135,7 @@ class Claims(unittest.TestCase):
     def test_each_claim_holds_on_holding_data(self):
         """every figure's claim holds on data where it is true"""
         for f, c in self.all_claims():
-            st = report.judge(with_stats(f, figure_runs(f, 5)), c)
+            st = judge(f, figure_runs(f, 5), c)
             self.assertEqual(st[0], "PASS", st)
 
     def test_each_claim_fails_where_false(self):
@@ -164,8 +146,8 @@ class Claims(unittest.TestCase):
                 data[c.variant] = [0.0] * 4 + [0.02]
             else:
                 base = report.statistics.fmean(data[c.against])
-                data[c.variant] = [x * breaking_ratio(c, f["better"]) for x in runs(base, 5)]
-            st = report.judge(with_stats(f, data), c)
+                data[c.variant] = [x * ratio(c, f["better"], False) for x in runs(base, 5)]
+            st = judge(f, data, c)
             self.assertEqual(st[0], "FAIL", st)
 
     def test_zero_needs_a_control(self):
@@ -174,7 +156,7 @@ class Claims(unittest.TestCase):
             if c.op == "zero":
                 data = figure_runs(f, 5)
                 data[c.against] = [0.0] * 5
-                self.assertEqual(report.judge(with_stats(f, data), c)[0], "FAIL")
+                self.assertEqual(judge(f, data, c)[0], "FAIL")
 
     def test_noise_widens_the_interval(self):
         """the verdict follows the interval: noise hides a gain and a regression
@@ -185,23 +167,22 @@ class Claims(unittest.TestCase):
         gain = report.Claim("b", "<=", 0.95, "a", "gain")
         loss = report.Claim("b", "no_worse", 0.05, "a", "loss")
         noisy = {"a": runs(100, 5, 0.15), "b": runs(90, 5, 0.15)[::-1]}
-        self.assertEqual(report.judge(with_stats(fig, noisy), gain)[0], "FAIL")
+        self.assertEqual(judge(fig, noisy, gain)[0], "FAIL")
         noisy["b"] = runs(110, 5, 0.15)[::-1]
-        st = report.judge(with_stats(fig, noisy), loss)
+        st = judge(fig, noisy, loss)
         self.assertEqual(st[0], "PASS", st)
         self.assertIn("shows a regression above", st[2])
         tight = {"a": runs(100, 5), "b": runs(110, 5)}
-        self.assertEqual(report.judge(with_stats(fig, tight), loss)[0], "FAIL")
+        self.assertEqual(judge(fig, tight, loss)[0], "FAIL")
 
     def test_missing_runs_fail_and_quick_does_not_judge(self):
         """a claim without runs fails; one QUICK=1 did not measure is not judged"""
         f, c = self.all_claims()[0]
         data = figure_runs(f, 5)
         del data[c.variant]
-        self.assertEqual(report.judge(with_stats(f, data), c)[0], "FAIL")
-        g = with_stats(f, figure_runs(f, 5))
-        g["skipped"] = True
-        self.assertEqual(report.judge(g, c)[0], "NOT-JUDGED")
+        self.assertEqual(judge(f, data, c)[0], "FAIL")
+        st = {v: report.stats(xs) for v, xs in figure_runs(f, 5).items()}
+        self.assertEqual(report.judge(dict(f, skipped=True, stats=st), c)[0], "NOT-JUDGED")
 
     def test_interval(self):
         """Welch's t interval: around the ratio, wider with fewer runs
@@ -261,16 +242,15 @@ class FastPath(unittest.TestCase):
         direct call without a locked RMW the second; QUICK=1 does not
         judge, no calls at all fail."""
         self.assertEqual(self.verdicts(FASTPATH_SHAPES), ["PASS", "PASS"])
-        for insns in (19, 21):
+        for fn, v, shape, want in [
+                ("__mod_node_page_state", "periodic", (19, 0, 0), "FAIL PASS"),
+                ("__mod_node_page_state", "periodic", (21, 0, 0), "FAIL PASS"),
+                ("mod_node_page_state", "direct", (31, 0, 1), "PASS FAIL"),
+                ("mod_node_page_state", "user-return", None, "FAIL PASS")]:
             bad = dict(FASTPATH_SHAPES)
-            bad[("__mod_node_page_state", "periodic")] = (insns, 0, 0)
-            self.assertEqual(self.verdicts(bad), ["FAIL", "PASS"])
-        bad = dict(FASTPATH_SHAPES)
-        bad[("mod_node_page_state", "direct")] = (31, 0, 1)
-        self.assertEqual(self.verdicts(bad), ["PASS", "FAIL"])
-        bad = dict(FASTPATH_SHAPES)
-        del bad[("mod_node_page_state", "user-return")]
-        self.assertEqual(self.verdicts(bad), ["FAIL", "PASS"])
+            bad[(fn, v)] = shape  # None: no calls
+            self.assertEqual(self.verdicts({k: s for k, s in bad.items() if s}),
+                             want.split(), (fn, v, shape))
         self.assertEqual(report.fastpath_claims({}, True)[0][0], "NOT-JUDGED")
         self.assertEqual(report.fastpath_claims({}, False)[0][0], "FAIL")
 
@@ -280,24 +260,31 @@ def read(d, name):
         return f.read()
 
 
-def edit(path, fn):
-    """Rewrites the file at PATH as FN(its lines)."""
-    with open(path) as f:
-        lines = f.readlines()
-    with open(path, "w") as f:
-        f.writelines(fn(lines))
-
-
-def drop_first(prefix, n=1):
-    """An edit() that drops the first N lines starting with PREFIX."""
-    def fn(lines):
-        hits = [i for i, x in enumerate(lines) if x.startswith(prefix)][:n]
-        return [x for i, x in enumerate(lines) if i not in hits]
-    return fn
-
-
 def line_with(text, what):
     return next((x for x in text.splitlines() if what in x), "")
+
+
+def report_py(*args, **kw):
+    """report.py ARGS' run, its output captured as text."""
+    return subprocess.run([sys.executable, os.path.join(HERE, "report.py")] + list(args),
+                          capture_output=True, text=True, **kw)
+
+
+# sub()'s pattern that appends REPL to the file.
+END = r"\Z"
+
+
+def sub(name, *edits):
+    """A mutation of made-up logs: their file NAME through each edit
+    (PATTERN, REPL[, COUNT]): re.sub, ^ and $ matching at each line."""
+    def mutate(d):
+        with open(os.path.join(d, name)) as f:
+            text = f.read()
+        for pattern, repl, *count in edits:
+            text = re.sub(pattern, repl, text, count=sum(count), flags=re.M)
+        with open(os.path.join(d, name), "w") as f:
+            f.write(text)
+    return mutate
 
 
 class Report(unittest.TestCase):
@@ -307,31 +294,37 @@ class Report(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
-        cls.full, cls.full_run = cls.report("full")
+        cls.full, cls.full_run = cls.report()
 
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
 
     @classmethod
-    def report(cls, name, quick=False, mutate=None):
-        """Made-up logs in a new directory NAME, MUTATE(dir) applied, and
-        report.py's run on them (QUICK=1 with quick)."""
-        d = os.path.join(cls.tmp.name, name)
+    def report(cls, *mutations, quick=False):
+        """(directory, run): made-up logs in a new directory, MUTATIONS
+        applied, and report.py's run on them (QUICK=1 with quick)."""
+        d = tempfile.mkdtemp(dir=cls.tmp.name)
         make_logs(d, quick)
-        if mutate:
+        for mutate in mutations:
             mutate(d)
         env = {k: v for k, v in os.environ.items() if k != "QUICK"}
         if quick:
             env["QUICK"] = "1"
-        return d, subprocess.run([sys.executable, os.path.join(HERE, "report.py"), d],
-                                 env=env, capture_output=True, text=True)
+        return d, report_py(d, env=env)
 
-    def failed(self, run, *names):
-        """RUN exited 1 and its stderr names each of NAMES."""
+    def fails(self, mutation, *names, quick=False, show=None):
+        """report.py on made-up logs with MUTATION exits 1, its stderr
+        naming each of NAMES; the detail is summary.txt's line with SHOW,
+        else the stderr.  Returns (directory, summary.txt)."""
+        d, run = self.report(mutation, quick=quick)
+        text = read(d, "summary.txt")
+        self.detail = "exit %d: %s" % (run.returncode,
+                                       line_with(text, show) if show else run.stderr[:200])
         self.assertEqual(run.returncode, 1, run.stderr)
         for n in names:
             self.assertIn(n, run.stderr)
+        return d, text
 
     def test_full_outputs(self):
         """a complete set of figures gives every output"""
@@ -373,90 +366,60 @@ class Report(unittest.TestCase):
 
     def test_fastpath_unlocked_direct(self):
         """a direct counter update that holds it per CPU fails make run"""
-        d, run = self.report("fastpath", mutate=lambda d: edit(
-            os.path.join(d, "fastpath-bench.jsonl"), lambda lines: [
-                x.replace('"lock_rmw": 2', '"lock_rmw": 0') if '"variant": "direct"' in x
-                else x for x in lines]))
-        self.detail = "exit %d: %s" % (run.returncode, line_with(
-            read(d, "summary.txt"), "fast path: under direct"))
-        self.failed(run, "claim failed: fast path: under direct")
+        # Only direct's calls have locked RMWs (FASTPATH_SHAPES).
+        self.fails(sub("fastpath-bench.jsonl", ('"lock_rmw": 2', '"lock_rmw": 0')),
+                   "claim failed: fast path: under direct", show="fast path: under direct")
 
     def test_false_headline(self):
         """a false headline claim fails make run and shows beside its figure"""
-        def noshare(d):
-            # Coalescing that shares no round: on's rounds are off's.
-            edit(os.path.join(d, "guest-bench.log"), lambda lines: [
-                x.replace("@R mb_coalesce_c3_rounds on ", "@R mb_coalesce_c3_rounds unused ")
-                for x in lines] + [x.replace(" off ", " on ") for x in lines
-                                   if x.startswith("@R mb_coalesce_c3_rounds off ")])
-        d, run = self.report("noshare", mutate=noshare)
-        text, html = read(d, "summary.txt"), read(d, "index.html")
-        self.detail = "exit %d: %s" % (run.returncode, line_with(text, "handlers/1000 calls, 3"))
-        self.failed(run, "claim failed: mb_coalesce_c3_rounds: on/off <= 0.67")
+        # Coalescing that shares no round: on's rounds are off's.
+        rounds = "^(@R mb_coalesce_c3_rounds) "
+        d, text = self.fails(
+            sub("guest-bench.log", (rounds + "on ", r"\1 unused "),
+                (rounds + "off (.*\n)", r"\g<0>\1 on \2")),
+            "claim failed: mb_coalesce_c3_rounds: on/off <= 0.67", show="handlers/1000 calls, 3")
         self.assertRegex(text, r"handlers/1000 calls, 3.*=> FAIL \(on/off <= 0\.67\)")
         self.assertRegex(read(d, "report.md"), r"\| IPI handler runs per 1000 calls, 3 "
                          r"caller\(s\) \| runs \| on \| 5 .*\| FAIL \(on/off <= 0\.67\) \|")
         # Verdict cells are coloured, the failed one and the others.
+        html = read(d, "index.html")
         self.assertIn('<td class="FAIL">FAIL (on/off', html)
         self.assertIn('<td class="PASS">PASS', html)
         self.assertNotRegex(html, r"<td>(PASS|FAIL)")
 
     def test_short_figure(self):
         """a figure with 4 runs of 5 fails make run and is named"""
-        d, run = self.report("short", mutate=lambda d: edit(
-            os.path.join(d, "guest-bench.log"), drop_first("@R tf_munmap_busy_ms rcu+percpu ")))
-        self.detail = "exit %d: %s" % (run.returncode, run.stderr[:200])
-        self.failed(run, "tf_munmap_busy_ms [rcu+percpu]: 4 of 5 runs")
+        self.fails(sub("guest-bench.log", (r"^@R tf_munmap_busy_ms rcu\+percpu .*\n", "", 1)),
+                   "tf_munmap_busy_ms [rcu+percpu]: 4 of 5 runs")
 
     def test_no_perf(self):
         """a guest without perf fails make run with its message"""
-        def noperf(d):
-            edit(os.path.join(d, "guest-bench-noexpsync.log"), lambda lines: [
-                x for x in lines if not x.startswith("@R mb_")] + [
-                "MISSING: no runnable perf in the guest; every figure counted by perf is "
-                "missing\n"])
-        d, run = self.report("noperf", mutate=noperf)
-        md = read(d, "report.md")
-        self.detail = "exit %d: %s" % (run.returncode, run.stderr[:200])
-        self.failed(run, "no runnable perf in the guest", "mb_ipi_t2 [6.12]: 0 of 3")
+        d, _ = self.fails(sub("guest-bench-noexpsync.log", ("^@R mb_.*\n", ""), (
+            END, "MISSING: no runnable perf in the guest; every figure counted by perf is "
+            "missing\n")), "no runnable perf in the guest", "mb_ipi_t2 [6.12]: 0 of 3")
         # Nothing prints as a number that was not measured: no 6.12 mean,
         # no ratio to it.
+        md = read(d, "report.md")
         row = r"(?m)^\| IPI sends per 1000 calls, 1 target\(s\) \| sends \| "
         self.assertRegex(md, row + r"6\.12 \| 0 \| MISSING \|")
         self.assertRegex(md, row + r"many( \|[^|]*){4}\| - \| 6\.12 \|")
 
     def test_ledger_claim(self):
         """a failed ledger claim fails make run"""
-        def fail(d):
-            with open(os.path.join(d, "ledger.txt"), "a") as f:
-                f.write("FAIL|ledger: made up|over\n")
-        d, run = self.report("claim", mutate=fail)
-        self.detail = "exit %d" % run.returncode
-        self.failed(run, "claim failed: ledger: made up")
+        self.fails(sub("ledger.txt", (END, "FAIL|ledger: made up|over\n")),
+                   "claim failed: ledger: made up")
 
     def test_nomem(self):
         """one expsync command returning ENOMEM fails make run"""
-        def one(lines):
-            i = next(i for i, x in enumerate(lines)
-                     if "@R mb_nomem_fail expsync 0" in x)
-            lines[i] = lines[i].replace("@R mb_nomem_fail expsync 0",
-                                        "@R mb_nomem_fail expsync 1", 1)
-            return lines
-        d, run = self.report("nomem", mutate=lambda d: edit(
-            os.path.join(d, "guest-bench.log"), one))
-        text = read(d, "summary.txt")
-        self.detail = "exit %d: %s" % (run.returncode, line_with(text, "no-ENOMEM"))
-        self.failed(run, "claim failed: no-ENOMEM")
+        _, text = self.fails(sub("guest-bench.log", ("^@R mb_nomem_fail expsync 0$",
+                                                     "@R mb_nomem_fail expsync 1", 1)),
+                             "claim failed: no-ENOMEM", show="no-ENOMEM")
         self.assertIn("FAIL no-ENOMEM", text)
 
     def test_compare(self):
         """compare pairs every figure of two results.json"""
-        def fail(d):
-            with open(os.path.join(d, "ledger.txt"), "a") as f:
-                f.write("FAIL|ledger: made up|over\n")
-        other, _ = self.report("compare", mutate=fail)
-        run = subprocess.run([sys.executable, os.path.join(HERE, "report.py"), "compare",
-                              self.full, other], capture_output=True, text=True)
+        other, _ = self.report(sub("ledger.txt", (END, "FAIL|ledger: made up|over\n")))
+        run = report_py("compare", self.full, other)
         n = sum(x.endswith(" 1.000") for x in run.stdout.splitlines())
         self.detail = "exit %d, %d figures paired" % (run.returncode, n)
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -464,10 +427,8 @@ class Report(unittest.TestCase):
 
     def test_quick(self):
         """QUICK=1: its figures at 3 runs pass, the others say they were not measured"""
-        d, run = self.report("quick", quick=True)
-        nq = len(subprocess.run([sys.executable, os.path.join(HERE, "report.py"),
-                                 "quick-figures"], capture_output=True, text=True,
-                                check=True).stdout.split())
+        d, run = self.report(quick=True)
+        nq = len(report_py("quick-figures", check=True).stdout.split())
         text = read(d, "summary.txt")
         self.detail = "exit %d, %d figures: %s" % (run.returncode, nq, run.stderr[:200])
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -481,21 +442,17 @@ class Report(unittest.TestCase):
 
     def test_quick_short(self):
         """QUICK=1: a figure of its subset with 1 run of 3 fails and is named"""
-        d, run = self.report("quickshort", quick=True, mutate=lambda d: edit(
-            os.path.join(d, "guest-bench.log"), drop_first("@R mb_coalesce_c3_cps on ", 2)))
-        self.detail = "exit %d: %s" % (run.returncode, run.stderr[:200])
-        self.failed(run, "mb_coalesce_c3_cps [on]: 1 of 3 runs")
+        self.fails(sub("guest-bench.log", ("^@R mb_coalesce_c3_cps on .*\n", "", 2)),
+                   "mb_coalesce_c3_cps [on]: 1 of 3 runs", quick=True)
 
     def test_runs(self):
         """runs and quick-figures print what run.sh hands the guests"""
-        def out(arg):
-            return subprocess.run([sys.executable, os.path.join(HERE, "report.py"), arg],
-                                  capture_output=True, text=True, check=True).stdout.split()
-        runs = dict(x.split(":") for x in out("runs"))
-        self.detail = "%d figures, %d in QUICK" % (len(runs), len(out("quick-figures")))
+        runs = dict(x.split(":") for x in report_py("runs", check=True).stdout.split())
+        quick = report_py("quick-figures", check=True).stdout.split()
+        self.detail = "%d figures, %d in QUICK" % (len(runs), len(quick))
         self.assertEqual(list(runs), [f["id"] for f in report.figures()])
         self.assertTrue(all(re.fullmatch(r"[1-9][0-9]*", n) for n in runs.values()), runs)
-        self.assertEqual(set(out("quick-figures")), report.QUICK)
+        self.assertEqual(set(quick), report.QUICK)
         self.assertLessEqual(report.QUICK, set(runs))
 
 
