@@ -106,7 +106,7 @@ mutants:
 # QUICK=1: fewer and shorter runs, a first look.  NO_PERF=1: perf made
 # unrunnable in the guests (make run must fail and say so).
 run: deps
-	QUICK="$(QUICK)" NO_PERF="$(NO_PERF)" EVAL_ONLY="$(EVAL_ONLY)" tools/expsync/run.sh
+	QUICK="$(QUICK)" NO_PERF="$(NO_PERF)" tools/expsync/run.sh
 
 # Two make run reports side by side: make compare A=dir B=dir.
 compare:

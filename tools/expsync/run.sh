@@ -27,9 +27,7 @@
 # build/report/{summary.txt,report.md,index.html,results.json} and exits
 # non-zero, naming it, when any figure is missing.  QUICK=1: fewer runs
 # and shorter ones, for a first look; NO_PERF=1: perf unrunnable in the
-# evaluation guests (make run must fail and name what is missing);
-# EVAL_ONLY='10 20': only those eval scripts, no ledger (a partial run,
-# which fails for the figures it leaves out).
+# evaluation guests (make run must fail and name what is missing).
 set -uo pipefail
 . "$(dirname "$0")/lib.sh"
 top=$EXPSYNC_TOP
@@ -47,7 +45,7 @@ phase() {	# phase NAME: the time of the phase before, then NAME
 }
 die() { echo "make run: $*" >&2; exit 1; }
 
-phase "build: the bench kernel, its CONFIG_EXPSYNC=n twin (6.12) and, but for QUICK=1 or EVAL_ONLY, the no-ENOMEM figure's two"
+phase "build: the bench kernel, its CONFIG_EXPSYNC=n twin (6.12) and, but for QUICK=1, the no-ENOMEM figure's two"
 for c in bench bench-noexpsync; do
 	make -s kernel CONFIG=$c > "$out/build-$c.log" 2>&1 ||
 		{ tail -n 30 "$out/build-$c.log"; die "the $c kernel did not build"; }
@@ -58,10 +56,8 @@ ksft=$top/build/obj-bench/kselftest/kselftest_install
 [ -x "$ksft/expsync/membarrier_bench" ] || die "no kselftests in $ksft"
 # The no-ENOMEM figure needs fault injection, which the bench kernels
 # leave out: the test kernel, and the noexpsync test kernel with 6.12's
-# membarrier.c (build-612-membarrier.sh).  Not under QUICK=1 or EVAL_ONLY.
-nomem=
-if [ -z "${QUICK:-}" ] && [ -z "${EVAL_ONLY:-}" ]; then
-	nomem=1
+# membarrier.c (build-612-membarrier.sh).  Not under QUICK=1.
+if [ -z "${QUICK:-}" ]; then
 	make -s kernel CONFIG=test > "$out/build-test.log" 2>&1 ||
 		{ tail -n 30 "$out/build-test.log"; die "the test kernel did not build"; }
 	make -s kernel-612-membarrier > "$out/build-612-membarrier.log" 2>&1 ||
@@ -80,18 +76,12 @@ if [ -n "${QUICK:-}" ]; then
 	[[ " $qf" == *" ledger_"* ]] || ledger=
 fi
 # eval_on KERNEL-DIR LOG [SCRIPTS]: the evaluation (or only the eval
-# scripts numbered SCRIPTS, within EVAL_ONLY) on one kernel.
+# scripts numbered SCRIPTS) on one kernel.
 eval_on() {
-	local only=${3:-${EVAL_ONLY:-}} n
-	if [ -n "${3:-}" ] && [ -n "${EVAL_ONLY:-}" ]; then
-		only=
-		for n in $3; do [[ " $EVAL_ONLY " != *" $n "* ]] || only+=" $n"; done
-		[ -n "$only" ] || { : > "$2"; return 0; }
-	fi
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "report-$1${3:+-${3// /}}" --smp 4 --icount 1 --timeout 3000 \
 		--append "nohz_full=3 isolcpus=nohz,domain,3" \
-		-- "$runs $quick NO_PERF='${NO_PERF:-}' EVAL_ONLY='$only'" \
+		-- "$runs $quick NO_PERF='${NO_PERF:-}' EVAL_ONLY='${3:-}'" \
 		"tools/expsync/eval/report.sh" > "$2" 2>&1
 }
 # ledger KERNEL-DIR LOG: the isolation ledger on one kernel, then rtla
@@ -196,7 +186,7 @@ pool() {
 		[ "$(cat "$f")" = 0 ] || rc=1
 	done
 }
-if [ -n "$ledger" ] && [ -z "${EVAL_ONLY:-}" ]; then
+if [ -n "$ledger" ]; then
 	phase "isolation ledger on obj-bench-noexpsync and obj-bench, side by side (3 vCPUs, CPU 2 isolated)"
 	side_by_side ledger_on ledger
 	python3 tools/expsync/ledger.py "$out/ledger-bench-noexpsync.log" "$out/ledger-bench.log" \
@@ -209,19 +199,15 @@ if [ -n "$quick" ]; then
 else
 	# expsync runs every variant, 6.12 one: expsync's evaluation is
 	# split over three boots.
-	jobs_+=("guest-bench.b|eval_on|bench|20 30")
-	[ -n "${EVAL_ONLY:-}" ] ||
-		jobs_+=("scaling-bench|scaling_on|bench|" "scaling-bench-noexpsync|scaling_on|bench-noexpsync|")
-	jobs_+=("guest-bench.a|eval_on|bench|10" "guest-bench-noexpsync|eval_on|bench-noexpsync|"
-		"guest-bench.c|eval_on|bench|40")
-	[ -z "$nomem" ] || jobs_+=("nomem-612|nomem_on|612|" "nomem-test|nomem_on|test|")
-	[ -n "${EVAL_ONLY:-}" ] ||
-		jobs_+=("fastpath-steps-bench|fastpath_on|bench|"
-			"fastpath-steps-bench-noexpsync|fastpath_on|bench-noexpsync|")
-	if [ -z "${EVAL_ONLY:-}" ] || [[ " $EVAL_ONLY " == *" 40 "* ]]; then
-		jobs_+=("programs-bench|programs_on|bench|"
-			"programs-bench-noexpsync|programs_on|bench-noexpsync|")
-	fi
+	jobs_+=("guest-bench.b|eval_on|bench|20 30"
+		"scaling-bench|scaling_on|bench|" "scaling-bench-noexpsync|scaling_on|bench-noexpsync|"
+		"guest-bench.a|eval_on|bench|10" "guest-bench-noexpsync|eval_on|bench-noexpsync|"
+		"guest-bench.c|eval_on|bench|40"
+		"nomem-612|nomem_on|612|" "nomem-test|nomem_on|test|"
+		"fastpath-steps-bench|fastpath_on|bench|"
+		"fastpath-steps-bench-noexpsync|fastpath_on|bench-noexpsync|"
+		"programs-bench|programs_on|bench|"
+		"programs-bench-noexpsync|programs_on|bench-noexpsync|")
 fi
 phase "guest jobs, two at a time on the two host cores"
 pool "${jobs_[@]}"
@@ -234,11 +220,9 @@ for l in guest-bench-noexpsync guest-bench programs-bench-noexpsync programs-ben
 	grep -E '^ *(MISSING|FAILED)' "$out/$l.log"
 	grep '^@T' "$out/$l.log" | awk -v k="$l" '{ printf "   %s %s: %d s of guest time\n", k, $2, $3 }'
 done
-if [ -z "${EVAL_ONLY:-}" ]; then
-	phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
-	tools/expsync/fastpath-check.sh build/linux build/obj-bench-noexpsync/vmlinux \
-		build/obj-bench/vmlinux > "$out/fastpath.txt" 2>&1 || rc=1
-fi
+phase "vmstat fast path: machine code of the counter functions, expsync against 6.12"
+tools/expsync/fastpath-check.sh build/linux build/obj-bench-noexpsync/vmlinux \
+	build/obj-bench/vmlinux > "$out/fastpath.txt" 2>&1 || rc=1
 phase "report"
 phase ""
 python3 tools/expsync/report.py "$out" || rc=1

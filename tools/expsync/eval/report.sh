@@ -5,7 +5,8 @@
 # (CONFIG_EXPSYNC=n and expsync).  Each script eval/NN-name.sh measures
 # one part and prints its raw records ("@R FIGURE VARIANT VALUE", one
 # per run); tools/expsync/report.py on the host turns the records of
-# both boots into the report.  EVAL_ONLY='10 20' runs only those scripts.
+# both boots into the report.  EVAL_ONLY='10 20' runs only those scripts
+# (make run splits the expsync kernel's evaluation over three boots).
 set -uo pipefail
 here=$(dirname "$0")
 . "$here/../lib.sh"
