@@ -8,6 +8,7 @@
 # export-patches.sh --hash: the fingerprint of patches/ that tree.sh
 # records for the series it applied.
 set -euo pipefail
+. "$(dirname "$0")/lib.sh"
 
 hash() {
 	cat patches/series $(sed -n 's|^\(..*\)$|patches/\1|p' patches/series) |
@@ -20,14 +21,22 @@ if [ -n "$(git -C "$src" status --porcelain --untracked-files=no)" ]; then
 	echo "export-patches: $src has uncommitted changes to tracked files" >&2
 	exit 1
 fi
+# A new file the series no longer adds goes from here too, unless it
+# holds changes git has not committed: then nothing is exported.
+added=$(series_added "$src")
+stray=$(not_in_series "$src" "$added")
+# shellcheck disable=SC2086 # one word per file
+if [ -n "$stray" ] && ! git rm -q -n -- $stray > /dev/null; then
+	echo "export-patches: new files here that the series does not add hold uncommitted" \
+		"changes; commit or drop them first" >&2
+	exit 1
+fi
 rm -f patches/*.patch
 git -C "$src" format-patch -q --no-signature --zero-commit -o "$(pwd)/patches" base..HEAD
 (cd patches && ls -1 ./*.patch | sed 's|^\./||') > patches/series
-# A new file the series no longer adds goes from here too.
-added=$(git -C "$src" diff --name-only --diff-filter=A base HEAD)
-for f in $(git ls-files kernel mm arch include Documentation tools/testing); do
-	git -C "$src" cat-file -e "base:$f" 2>/dev/null || grep -qxF "$f" <<<"$added" ||
-		{ echo "export-patches: removing $f, which the series no longer adds"; git rm -q "$f"; }
+for f in $stray; do
+	echo "export-patches: removing $f, which the series no longer adds"
+	git rm -q "$f"
 done
 # shellcheck disable=SC2086 # one word per file
 [ -z "$added" ] || git -C "$src" archive HEAD $added | tar -xf -

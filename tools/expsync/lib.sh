@@ -17,10 +17,12 @@ expsync_ksft_dir() {
 # trace (tools/testing/selftests/expsync, the isolation ledger, and
 # what rtla osnoise hooks: kernel/trace/trace_osnoise.c,
 # arch/x86/kernel/trace.c), as tracefs event systems or SYSTEM/EVENT.
-# expsync and osnoise are left out of a kernel built without them.
 HELD_TRACEPOINTS=(ipi irq_vectors csd workqueue timer irq expsync osnoise
 	sched/sched_switch sched/sched_migrate_task raw_syscalls
 	kmem/mm_page_free kmem/mm_page_free_batched)
+# The systems of HELD_TRACEPOINTS that a kernel has only with an option,
+# and are left out of a kernel built without it.
+declare -gA HELD_IF=([expsync]=CONFIG_EXPSYNC [osnoise]=CONFIG_OSNOISE_TRACER)
 # The tracefs instances whose events hold the probes.
 HOLD_INSTANCES=(expsync-hold1 expsync-hold2)
 
@@ -45,7 +47,7 @@ hold_static_calls() {
 	for e in "${HELD_TRACEPOINTS[@]}"; do
 		if [ -d "$t/events/$e" ]; then
 			evs+=("$e")
-		elif [ "$e" != expsync ] && [ "$e" != osnoise ]; then
+		elif [ -z "${HELD_IF[$e]:-}" ]; then
 			echo "FAILED: hold_static_calls: no event $e"
 			return 1
 		fi
@@ -76,11 +78,8 @@ hold_static_calls() {
 hold_boot_args() {
 	local e evs=() i out=
 	for e in "${HELD_TRACEPOINTS[@]}"; do
-		case $e in
-		raw_syscalls) continue ;;
-		expsync) grep -q '^CONFIG_EXPSYNC=y' "$1" || continue ;;
-		osnoise) grep -q '^CONFIG_OSNOISE_TRACER=y' "$1" || continue ;;
-		esac
+		[ "$e" != raw_syscalls ] || continue
+		[ -z "${HELD_IF[$e]:-}" ] || grep -q "^${HELD_IF[$e]}=y" "$1" || continue
 		case $e in */*) evs+=("${e/\//:}") ;; *) evs+=("$e:*") ;; esac
 	done
 	for i in "${HOLD_INSTANCES[@]}"; do
@@ -139,6 +138,19 @@ checkpatch_ignores() {
 	grep -q '^+++ b/include/trace/events/' "$1" &&
 		ignore+=,PARENTHESIS_ALIGNMENT,OPEN_ENDED_LINE,MACRO_ARG_UNUSED,TRAILING_SEMICOLON
 	echo "$ignore"
+}
+
+# series_added SRC: the files that the series in the tree SRC adds to its base.
+series_added() { git -C "$1" diff --name-only --diff-filter=A base HEAD; }
+
+# not_in_series SRC ADDED: the new files of the repository here (tracked
+# under the kernel tree's directories, absent from SRC's base) that ADDED
+# does not list.
+not_in_series() {
+	local f
+	for f in $(git ls-files kernel mm arch include Documentation tools/testing); do
+		git -C "$1" cat-file -e "base:$f" 2>/dev/null || grep -qxF "$f" <<<"$2" || echo "$f"
+	done
 }
 
 # result STATUS NAME [DETAIL]: one make check result line, counted in

@@ -63,15 +63,13 @@ done
 [ "$(git -C "$work" rev-parse 'HEAD^{tree}')" = "$(git -C "$src" rev-parse 'HEAD^{tree}')" ] ||
 	die "git am of build/patches does not reproduce build/linux:"$'\n'"$(
 		git -C "$src" diff --stat "$(git -C "$work" rev-parse HEAD)" HEAD | tail -n 20)"
-added=$(git -C "$src" diff --name-only --diff-filter=A base HEAD)
+added=$(series_added "$src")
 for f in $added; do
 	git -C "$work" show "HEAD:$f" | cmp -s - "$f" ||
 		die "$f differs from the series' copy: edit it in build/linux, then make export-patches"
 done
-for f in $(git ls-files kernel mm arch include Documentation tools/testing); do
-	git -C "$src" cat-file -e "base:$f" 2>/dev/null || grep -qxF "$f" <<<"$added" ||
-		die "$f is a new file that the series does not add"
-done
+stray=$(not_in_series "$src" "$added")
+[ -z "$stray" ] || die "new files here that the series does not add:"$'\n'"$stray"
 echo "make patches: $(ls "$out" | wc -l) files in build/patches/;" \
 	"git am on the base reproduces build/linux ($(git -C "$src" diff --name-only base HEAD | wc -l)" \
 	"files, $(wc -w <<<"$added") new)"
