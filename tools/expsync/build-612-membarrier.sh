@@ -8,25 +8,20 @@
 # static IPI mask, not under CONFIG_EXPSYNC: it is a fix), so none of
 # them shows 6.12's -ENOMEM.  This one is the noexpsync test kernel
 # (fault injection, CPUMASK_OFFSTACK) with kernel/sched/membarrier.c as
-# in 6.12 (git show base:...), built in a scratch copy of the tree.
-# With CONFIG_EXPSYNC=n every other patched file builds as 6.12 does.
-# The copy sits at build/nomem612/linux and builds into
-# build/nomem612/obj, so that ccache (CCACHE_BASEDIR=build) sees the
-# same relative paths as build/linux into build/obj-noexpsync: only the
-# files that differ compile.
+# in 6.12, built in a worktree of the series.  With CONFIG_EXPSYNC=n
+# every other patched file builds as 6.12 does.  The worktree sits at
+# build/nomem612/linux and builds into build/nomem612/obj, so that
+# ccache (CCACHE_BASEDIR=build) sees the same relative paths as
+# build/linux into build/obj-noexpsync: only the files that differ
+# compile.
 set -euo pipefail
-top=$(cd "$(dirname "$0")/../.." && pwd)
-cd "$top"
+. "$(dirname "$0")/lib.sh"
+cd "$EXPSYNC_TOP"
 src=build/nomem612/linux obj=build/nomem612/obj
-mkdir -p "$src" "$obj"
-# Not -t: a changed file gets a new mtime, so the build picks it up.
-# membarrier.c is excluded (and so kept): it is 6.12's, written below.
-rsync -rlpD --checksum --delete --exclude=.git --exclude=/kernel/sched/membarrier.c \
-	build/linux/ "$src/"
-git -C build/linux show base:kernel/sched/membarrier.c > "$obj/membarrier.c.612"
-cmp -s "$obj/membarrier.c.612" "$src/kernel/sched/membarrier.c" ||
-	cp "$obj/membarrier.c.612" "$src/kernel/sched/membarrier.c"
+worktree "$src" series
+git -C "$src" checkout -q base -- kernel/sched/membarrier.c
 frags=(configs/base.config configs/test.config configs/noexpsync.config)
+mkdir -p "$obj"
 if [ ! -f "$obj/.config" ] || [ -n "$(find "${frags[@]}" -newer "$obj/.config")" ]; then
 	tools/expsync/config.sh "$src" "$obj" "${frags[@]}"
 fi

@@ -131,7 +131,7 @@ tree_guard() {
 	# with a commit, it must refuse and leave them in place.
 	local wt top2 head rc f
 	wt=$(mktemp -d) top2=$(mktemp -d)
-	git -C build/linux worktree add -q --detach "$wt" series || {
+	worktree "$wt" series || {
 		echo "FAIL|tree: refuses to discard work|cannot make a worktree of build/linux"; return; }
 	mkdir -p "$top2/patches"; : > "$top2/patches/series"
 	for f in mm/vmstat.c kernel/expsync/core.c; do

@@ -140,6 +140,26 @@ checkpatch_ignores() {
 	echo "$ignore"
 }
 
+# worktree DIR REV: DIR, a git worktree of build/linux at REV (left
+# clean, any git am aborted).  Every scratch tree is one: the static
+# base, the series check, the mutants' and the 6.12 membarrier kernel's.
+# Made once, then moved: git rewrites only the files that differ, so an
+# object directory beside DIR rebuilds little.
+worktree() {
+	local dir src=$EXPSYNC_TOP/build/linux
+	dir=$(realpath -m "$1")
+	git -C "$src" worktree prune
+	# build/ lies inside this repository: a DIR that is not a worktree
+	# of its own would answer for this one.
+	if [ "$(git -C "$dir" rev-parse --show-toplevel 2>/dev/null)" != "$dir" ]; then
+		rm -rf "$dir"
+		mkdir -p "$(dirname "$dir")"
+		git -C "$src" worktree add -q --detach "$dir" "$2" || return
+	fi
+	git -C "$dir" am --abort > /dev/null 2>&1 || true
+	git -C "$dir" checkout -q -f --detach "$2" && git -C "$dir" clean -q -fdx
+}
+
 # series_added SRC: the files that the series in the tree SRC adds to its base.
 series_added() { git -C "$1" diff --name-only --diff-filter=A base HEAD; }
 

@@ -52,10 +52,7 @@ PY
 
 # The series alone, on the base, gives build/linux's tree, and the new
 # files here are its own.
-rm -rf "$work"
-git -C "$src" worktree prune
-git -C "$src" worktree add -q --detach "$work" base
-trap 'git -C "$src" worktree remove --force "$work"' EXIT
+worktree "$work" base || die "no worktree of build/linux at $work"
 for p in "$out"/0*.patch; do
 	[ "$p" = "$out/0000-cover-letter.patch" ] && continue
 	git -C "$work" "${git_id[@]}" am -q --keep-cr "$p" || die "$(basename "$p") does not apply on the base"

@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # make mutants [MUTANTS='NN ...']: apply each deliberate breakage of
-# tools/expsync/mutants/*.patch to a scratch copy of the tree
-# (build/mutant/linux, never build/linux), rebuild there incrementally
+# tools/expsync/mutants/*.patch to a scratch tree (build/mutant/linux, a
+# worktree of the series, never build/linux), rebuild there incrementally
 # the kernel its section boots (build/mutant/obj-test, or obj-rt for the
 # rt section: "Tier: full", the PREEMPT_RT build; ccache; "Kernel: test"
 # for a section of host steps that reads the built kernel and the tree,
@@ -31,10 +31,9 @@ t0=$(date +%s)
 make -s kernel selftests CONFIG=test > "$B/mutant-prepare.log" 2>&1 ||
 	{ tail -n 30 "$B/mutant-prepare.log"; echo "make mutants: the test kernel does not build"; exit 1; }
 
-mkdir -p "$B/mutant"
-# Not -t: a file that differs (say, left mutated by an interrupted run)
-# gets a new mtime, so that the incremental build recompiles it.
-rsync -rlpD --checksum --delete --exclude=.git "$B/linux/" "$msrc/"
+# A file left mutated by an interrupted run is rewritten, with a new
+# mtime, so that the incremental build recompiles it.
+worktree "$msrc" series || { echo "make mutants: no worktree at $msrc"; exit 1; }
 # kmake KERNEL ARGS: make in the scratch tree, objects in the mutant's
 # object directory for KERNEL (test, or rt: the configuration the
 # section's rows boot), configured as build/obj-KERNEL.
@@ -48,18 +47,11 @@ kmake() {
 	make -C "$msrc" O="$o" CC="ccache gcc" -j"$(nproc)" -s "$@"
 }
 # section_kernel SECTION TIER: the kernel the section's rows of TIER (and
-# the tiers below) boot: test, or rt (check-plan's fourth column).  Rows
-# of other kernels (the ledger's CONFIG_EXPSYNC=n side) boot unmutated.
+# the tiers below) boot: test, or rt (the plan's kernel column, as
+# make check LIST=1 prints it).  Rows of other kernels (the ledger's
+# CONFIG_EXPSYNC=n side) boot unmutated.
 section_kernel() {
-	awk -F'|' -v s="$1" -v tier="$2" '
-		function trim(x) { gsub(/^ +| +$/, "", x); return x }
-		/^(check|full) *\|/ {
-			t = trim($1); n = split(trim($2), secs, ","); k = trim($4)
-			if (tier == "check" && t != "check") next
-			hit = trim($3) == s
-			for (i = 1; i <= n; i++) hit = hit || secs[i] == s
-			if (hit && (k == "test" || k == "rt")) { print k; exit }
-		}' tools/expsync/check-plan
+	TIER=$2 ONLY=$1 LIST=1 tools/expsync/check.sh | awk '$3 == "test" || $3 == "rt" { print $3; exit }'
 }
 
 killed=0 survived=0 other=0 broken=0
@@ -76,17 +68,14 @@ for p in tools/expsync/mutants/*.patch; do
 	log=$B/mutant/$id
 	rm -rf "$log"; mkdir -p "$log"
 	t1=$(date +%s)
-	# patch(1), not git apply: the scratch tree lies inside this repository.
-	# A dry run first: a patch that half applies would leave its hunks in
-	# the tree for the mutants after it.
-	if ! patch -d "$msrc" -p1 -s --forward --dry-run < "$p" > "$log/apply.log" 2>&1 ||
-	   ! patch -d "$msrc" -p1 -s --forward --no-backup-if-mismatch < "$p" > "$log/apply.log" 2>&1; then
-		echo "mutant $name: does not apply ($(head -n1 "$log/apply.log"))"
-		broken=$((broken + 1)); continue
-	fi
 	kernel=$(sed -n 's/^Kernel: //p' "$p")
 	[ -n "$kernel" ] || kernel=$(section_kernel "$section" "${mtier:-check}")
-	if [ "$kernel" != test ] && [ "$kernel" != rt ]; then
+	# patch(1), not git apply: some mutants apply with fuzz.  Hunks of a
+	# patch that half applies go with the restore below.
+	if ! patch -d "$msrc" -p1 -s --forward --no-backup-if-mismatch < "$p" > "$log/apply.log" 2>&1; then
+		echo "mutant $name: does not apply ($(head -n1 "$log/apply.log"))"
+		broken=$((broken + 1))
+	elif [ "$kernel" != test ] && [ "$kernel" != rt ]; then
 		echo "mutant $name: section $section boots no test or rt kernel ('$kernel')"
 		broken=$((broken + 1))
 	elif [ "$kernel" = rt ] && ! make -s kernel CONFIG=rt > "$log/build-rt.log" 2>&1; then
@@ -136,11 +125,9 @@ for p in tools/expsync/mutants/*.patch; do
 			survived=$((survived + 1))
 		fi
 	fi
-	patch -d "$msrc" -p1 -s -R --no-backup-if-mismatch < "$p" ||
-		{ echo "make mutants: cannot revert $name; rebuilding the scratch tree"
-		  rsync -rlpD --checksum --delete --exclude=.git "$B/linux/" "$msrc/"; }
+	# Unmutated again for the next mutant: git rewrites the mutated files.
+	worktree "$msrc" series || { echo "make mutants: cannot restore $msrc"; exit 1; }
 done
-# Leave the scratch kernel unmutated for the next run's incremental build.
 echo "make mutants: $(($(date +%s) - t0))s"
 echo "$killed killed by their named test, $other only by another, $survived survived$([ $broken -eq 0 ] || echo ", $broken did not apply, build or boot")"
 [ $survived -eq 0 ] && [ $other -eq 0 ] && [ $broken -eq 0 ]

@@ -32,10 +32,8 @@ git_id=(-c user.name="expsync developers" -c user.email=expsync@localhost
 ls "$out"/0001-*.patch > /dev/null 2>&1 ||
 	{ echo "FAIL|series: no build/patches/ (make patches failed)|"; exit 1; }
 
-rm -rf "$work" "$obj"
-git -C "$src" worktree prune
-git -C "$src" worktree add -q --detach "$work" base || { echo "FAIL|series: no worktree|"; exit 1; }
-trap 'git -C "$src" worktree remove --force "$work" 2>/dev/null' EXIT
+rm -rf "$obj"
+worktree "$work" base || { echo "FAIL|series: no worktree|"; exit 1; }
 
 # The objects the whole series changes or adds: what the prefixes
 # compile.  A C file the test kernel does not build on its own is part of

@@ -75,13 +75,7 @@ base_checks() {
 	norm() { grep "warning:" | sed -E 's/^[^ ]*:[0-9]+(:[0-9]+)?: //' | sort; }
 	base_src=$top/build/static/base
 	base_obj=$top/build/static/obj-base
-	git -C "$src" worktree prune
-	if ! git -C "$base_src" rev-parse -q --verify HEAD >/dev/null 2>&1; then
-		rm -rf "$base_src"
-		mkdir -p "$(dirname "$base_src")"
-		git -C "$src" worktree add -q --detach "$base_src" base
-	fi
-	git -C "$base_src" checkout -q --detach base
+	worktree "$base_src" base || { echo "FAIL|W=1: no worktree of the base|"; return; }
 	mkdir -p "$base_obj"
 	cp "$obj/.config" "$base_obj/.config"
 	if ! make -C "$base_src" O="$base_obj" CC="ccache gcc" -s olddefconfig prepare \
