@@ -25,9 +25,9 @@ prints the table, then one "STATUS|name|detail" line per claim:
   mean plus 6 deviations (the same V, one window) plus 1: a bound for
   gross regressions of one policy (a 10 ms timer after each munmap
   burst adds 60 ticks to a window where 6.12 shows about 60).  A window
-  carries more than Poisson noise across boots: one CI run saw 87 local
-  timer interrupts in a window where 6.12 averaged 60 and nothing of
-  expsync's ran (3.5 deviations; 4 per window failed it on hrtimers).
+  carries more than Poisson noise across boots: 87 local timer
+  interrupts in a window where 6.12 averages 60 and nothing of
+  expsync's runs is 3.5 deviations, and 4 per window fails on hrtimers.
   The claims above name the functions expsync must never run there,
   count by count.
 """
