@@ -30,20 +30,19 @@ import report  # noqa: E402
 
 # Made-up runs are tight (+-0.1% steps) unless a test says otherwise.
 STEP = 0.001
+fmean = report.statistics.fmean
 
 
 def ratio(c, better, holds=True):
     """A ratio of c.variant to c.against at which claim c holds (is false,
     with not HOLDS: for no_worse, a regression of T plus 10%, clear of the
     made-up runs' spread of about 2%)."""
-    if c.op == "<=":
-        return c.bound * (0.9 if holds else 1.2)
-    if c.op == ">=":
-        return c.bound * (1.1 if holds else 0.8)
+    if c.op == "no_worse":
+        gap = 0 if holds else 2 * c.bound + 0.1
+        return 1 + gap if better == "lower" else 1 - gap
     if c.op == "in":
         return sum(c.bound) / 2 if holds else c.bound[1] * 1.2
-    gap = 0 if holds else 2 * c.bound + 0.1
-    return 1 + gap if better == "lower" else 1 - gap
+    return c.bound * {"<=": (0.9, 1.2), ">=": (1.1, 0.8)}[c.op][not holds]
 
 
 def runs(center, n, step=STEP):
@@ -55,38 +54,30 @@ def figure_runs(f, n):
     base variant at 100, the others at 90 unless a claim places them."""
     out = {}
     for v in report.kernels(f):
-        if f["id"].startswith("mb_nomem_"):
-            # report.py nomem_claim: expsync 0 in every run, 6.12 never.
-            out[v] = [0.0] * n if v == "expsync" else [5.0] * n
-        else:
-            out[v] = [100.0 + i for i in range(n)] if v == f["base"] else \
-                [90.0 + i for i in range(n)]
+        # report.py's no-ENOMEM claim: expsync 0 in every run, 6.12 never.
+        out[v] = [0.0 if v == "expsync" else 5.0] * n if f["id"].startswith("mb_nomem_") else \
+            [(100.0 if v == f["base"] else 90.0) + i for i in range(n)]
     for c in f["claims"]:
         if c.op == "zero":
-            out[c.variant] = [0.0] * n
-            out[c.against] = [0.5] * n
+            out[c.variant], out[c.against] = [0.0] * n, [0.5] * n
         else:
-            base = report.statistics.fmean(out[c.against])
-            out[c.variant] = [x * ratio(c, f["better"]) for x in runs(base, n)]
+            out[c.variant] = [x * ratio(c, f["better"]) for x in runs(fmean(out[c.against]), n)]
     return out
 
 
 # Calls as fastpath-steps.sh records them: (function, variant) -> (instructions,
 # locked RMWs, cmpxchg without lock), the shapes stepped on the bench kernels.
-FASTPATH_SHAPES = {("__mod_node_page_state", v): (20, 0, 0) for v in report.FASTPATH_VARIANTS}
-FASTPATH_SHAPES.update({("mod_node_page_state", v): (31, 0, 1) for v in report.FASTPATH_VARIANTS})
-FASTPATH_SHAPES[("__mod_node_page_state", "direct")] = (25, 2, 0)
-FASTPATH_SHAPES[("mod_node_page_state", "direct")] = (35, 2, 1)
+# Only direct's calls have locked RMWs.
+FASTPATH_SHAPES = {(fn, v): direct if v == "direct" else shape for fn, shape, direct in (
+    ("__mod_node_page_state", (20, 0, 0), (25, 2, 0)),
+    ("mod_node_page_state", (31, 0, 1), (35, 2, 1))) for v in report.FASTPATH_VARIANTS}
 
 
 def fastpath_calls(shapes, n=3):
     """{(function, variant): [call]} of n calls of each shape."""
-    calls = {}
-    for (fn, v), (insns, locked, cmpxchg) in shapes.items():
-        rec = dict({k: 0 for k in fastpath_steps.KINDS}, variant=v, fn=fn, insns=insns,
-                   lock_rmw=locked, cmpxchg=cmpxchg, asm=[])
-        calls[(fn, v)] = [dict(rec) for _ in range(n)]
-    return calls
+    return {(fn, v): [dict({k: 0 for k in fastpath_steps.KINDS}, variant=v, fn=fn, insns=insns,
+                           lock_rmw=locked, cmpxchg=cmpxchg, asm=[]) for _ in range(n)]
+            for (fn, v), (insns, locked, cmpxchg) in shapes.items()}
 
 
 def make_logs(d, quick):
@@ -127,36 +118,36 @@ def judge(f, data, c):
 
 
 class Claims(unittest.TestCase):
-    def all_claims(self):
-        out = [(f, c) for f in report.figures() for c in f["claims"]]
-        self.assertGreaterEqual(len(out), 20)
+    def judged(self, op=None, change=lambda f, c, data: None):
+        """judge() of each claim (of op OP) of every figure, on figure_runs(f,
+        5) after CHANGE(f, c, runs): at least 20 claims (1 of OP)."""
+        out = []
+        for f in report.figures():
+            for c in f["claims"]:
+                if op in (None, c.op):
+                    data = figure_runs(f, 5)
+                    change(f, c, data)
+                    out.append(judge(f, data, c))
+        self.assertGreaterEqual(len(out), 1 if op else 20)
         return out
 
     def test_each_claim_holds_on_holding_data(self):
         """every figure's claim holds on data where it is true"""
-        for f, c in self.all_claims():
-            st = judge(f, figure_runs(f, 5), c)
+        for st in self.judged():
             self.assertEqual(st[0], "PASS", st)
 
     def test_each_claim_fails_where_false(self):
         """every figure's claim fails on data where it is false"""
-        for f, c in self.all_claims():
-            data = figure_runs(f, 5)
-            if c.op == "zero":
-                data[c.variant] = [0.0] * 4 + [0.02]
-            else:
-                base = report.statistics.fmean(data[c.against])
-                data[c.variant] = [x * ratio(c, f["better"], False) for x in runs(base, 5)]
-            st = judge(f, data, c)
+        def falsify(f, c, data):
+            data[c.variant] = [0.0] * 4 + [0.02] if c.op == "zero" else [
+                x * ratio(c, f["better"], False) for x in runs(fmean(data[c.against]), 5)]
+        for st in self.judged(change=falsify):
             self.assertEqual(st[0], "FAIL", st)
 
     def test_zero_needs_a_control(self):
         """a "= 0" claim fails when its control is 0 too"""
-        for f, c in self.all_claims():
-            if c.op == "zero":
-                data = figure_runs(f, 5)
-                data[c.against] = [0.0] * 5
-                self.assertEqual(judge(f, data, c)[0], "FAIL")
+        for st in self.judged("zero", lambda f, c, data: data.update({c.against: [0.0] * 5})):
+            self.assertEqual(st[0], "FAIL", st)
 
     def test_noise_widens_the_interval(self):
         """the verdict follows the interval: noise hides a gain and a regression
@@ -177,11 +168,11 @@ class Claims(unittest.TestCase):
 
     def test_missing_runs_fail_and_quick_does_not_judge(self):
         """a claim without runs fails; one QUICK=1 did not measure is not judged"""
-        f, c = self.all_claims()[0]
+        f, c = next((f, c) for f in report.figures() for c in f["claims"])
         data = figure_runs(f, 5)
+        st = {v: report.stats(xs) for v, xs in data.items()}
         del data[c.variant]
         self.assertEqual(judge(f, data, c)[0], "FAIL")
-        st = {v: report.stats(xs) for v, xs in figure_runs(f, 5).items()}
         self.assertEqual(report.judge(dict(f, skipped=True, stats=st), c)[0], "NOT-JUDGED")
 
     def test_interval(self):
@@ -205,14 +196,15 @@ class Explained(unittest.TestCase):
         """the ledger's timer paragraph names the work items only expsync runs"""
         base = {"tick_kept:SCHED": 70.0, "tick_kept:RCU": 50.0, "work:refresh_vm_stats": 9.0}
         mean = {"6.12": 100.0, "auto/periodic": 110.0}.get
-        same = report.explained_ledger_timer(
-            lambda f, v: mean(v), {"6.12": base, "auto/periodic": dict(base)})
-        self.assertIn("auto/periodic 110.0 timer IRQs (1.10x)", same[0])
-        self.assertIn("never under 6.12: none", same[0])
-        own = dict(base, **{"work:expsync_vmstat_fold_work": 4.0})
-        text = report.explained_ledger_timer(
-            lambda f, v: mean(v), {"6.12": base, "auto/periodic": own})[0]
-        self.assertIn("never under 6.12: expsync_vmstat_fold_work (auto/periodic)", text)
+
+        def text(policy):
+            return report.explained_ledger_timer(lambda f, v: mean(v), {
+                "6.12": base, "auto/periodic": policy})[0]
+        same = text(dict(base))
+        self.assertIn("auto/periodic 110.0 timer IRQs (1.10x)", same)
+        self.assertIn("never under 6.12: none", same)
+        self.assertIn("never under 6.12: expsync_vmstat_fold_work (auto/periodic)",
+                      text(dict(base, **{"work:expsync_vmstat_fold_work": 4.0})))
         # Not measured: no paragraph.
         self.assertEqual(report.explained_ledger_timer(lambda f, v: None, {}), [])
 
@@ -232,25 +224,20 @@ class FastPath(unittest.TestCase):
                        ("add    %rcx,%rdx", None)]:
             self.assertEqual(fastpath_steps.kind(asm), k, asm)
 
-    def verdicts(self, shapes):
-        return [c[0] for c in report.fastpath_claims(fastpath_calls(shapes), False)]
-
     def test_claims(self):
         """the fast path's claims hold on the stepped shapes, fail off them
 
         A periodic call shorter or longer than 6.12's fails the first, a
         direct call without a locked RMW the second; QUICK=1 does not
         judge, no calls at all fail."""
-        self.assertEqual(self.verdicts(FASTPATH_SHAPES), ["PASS", "PASS"])
-        for fn, v, shape, want in [
-                ("__mod_node_page_state", "periodic", (19, 0, 0), "FAIL PASS"),
-                ("__mod_node_page_state", "periodic", (21, 0, 0), "FAIL PASS"),
-                ("mod_node_page_state", "direct", (31, 0, 1), "PASS FAIL"),
-                ("mod_node_page_state", "user-return", None, "FAIL PASS")]:
-            bad = dict(FASTPATH_SHAPES)
-            bad[(fn, v)] = shape  # None: no calls
-            self.assertEqual(self.verdicts({k: s for k, s in bad.items() if s}),
-                             want.split(), (fn, v, shape))
+        for change, want in [({}, "PASS PASS"),
+                             ({("__mod_node_page_state", "periodic"): (19, 0, 0)}, "FAIL PASS"),
+                             ({("__mod_node_page_state", "periodic"): (21, 0, 0)}, "FAIL PASS"),
+                             ({("mod_node_page_state", "direct"): (31, 0, 1)}, "PASS FAIL"),
+                             ({("mod_node_page_state", "user-return"): None}, "FAIL PASS")]:
+            shapes = {k: s for k, s in {**FASTPATH_SHAPES, **change}.items() if s}  # None: no calls
+            got = report.fastpath_claims(fastpath_calls(shapes), False)
+            self.assertEqual([c[0] for c in got], want.split(), change)
         self.assertEqual(report.fastpath_claims({}, True)[0][0], "NOT-JUDGED")
         self.assertEqual(report.fastpath_claims({}, False)[0][0], "FAIL")
 
@@ -278,13 +265,16 @@ def sub(name, *edits):
     """A mutation of made-up logs: their file NAME through each edit
     (PATTERN, REPL[, COUNT]): re.sub, ^ and $ matching at each line."""
     def mutate(d):
-        with open(os.path.join(d, name)) as f:
-            text = f.read()
+        text = read(d, name)
         for pattern, repl, *count in edits:
             text = re.sub(pattern, repl, text, count=sum(count), flags=re.M)
         with open(os.path.join(d, name), "w") as f:
             f.write(text)
     return mutate
+
+
+# A failed ledger claim (test_ledger_claim, test_compare).
+LEDGER_FAILS = sub("ledger.txt", (END, "FAIL|ledger: made up|over\n"))
 
 
 class Report(unittest.TestCase):
@@ -294,11 +284,10 @@ class Report(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
         cls.tmp = tempfile.TemporaryDirectory()
+        cls.addClassCleanup(cls.tmp.cleanup)
         cls.full, cls.full_run = cls.report()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
+        cls.md, cls.html, cls.summary = (read(cls.full, n) for n in (
+            "report.md", "index.html", "summary.txt"))
 
     @classmethod
     def report(cls, *mutations, quick=False):
@@ -328,41 +317,38 @@ class Report(unittest.TestCase):
 
     def test_full_outputs(self):
         """a complete set of figures gives every output"""
-        d, run = self.full, self.full_run
-        n = len(read(d, "summary.txt").splitlines())
-        html = read(d, "index.html")
-        self.detail = "exit %d, summary %d lines, %d plots" % (run.returncode, n,
-                                                               html.count("<img"))
-        self.assertEqual(run.returncode, 0, run.stderr)
-        self.assertTrue(read(d, "report.md") and read(d, "results.json"))
-        self.assertIn("data:image/png;base64", html)
+        n = len(self.summary.splitlines())
+        self.detail = "exit %d, summary %d lines, %d plots" % (
+            self.full_run.returncode, n, self.html.count("<img"))
+        self.assertEqual(self.full_run.returncode, 0, self.full_run.stderr)
+        self.assertTrue(self.md and read(self.full, "results.json"))
+        self.assertIn("data:image/png;base64", self.html)
         self.assertTrue(20 <= n <= 40, n)
 
     def test_full_headlines(self):
         """ratios are to 6.12, each headline's verdict beside it"""
-        text = read(self.full, "summary.txt")
-        self.detail = line_with(text, "strategy")
-        self.assertIn("many 101.0±0.101 (1.00x)  single 202.0±0.202 (2.00x) => PASS", text)
-        self.assertGreaterEqual(sum("=> PASS" in x for x in text.splitlines()), 12)
+        self.detail = line_with(self.summary, "strategy")
+        self.assertIn("many 101.0±0.101 (1.00x)  single 202.0±0.202 (2.00x) => PASS",
+                      self.summary)
+        self.assertGreaterEqual(sum("=> PASS" in x for x in self.summary.splitlines()), 12)
 
     def test_full_scaling(self):
         """the scaling curves stand beside seed 000's figures, with their plots"""
-        md, html = read(self.full, "report.md"), read(self.full, "index.html")
-        self.detail = line_with(md, "Cost of one more target")[:160]
-        self.assertRegex(md, r"(?m)^\| 7 \| .* \| 3\.067 \| 9\.836 \|$")
-        self.assertIn("seed 000: many 0.19 us, single 1.31 us", md)
-        self.assertIn('alt="membarrier coalescing against callers"', html)
-        self.assertIn('alt="membarrier cost against targets, beside seed 000"', html)
+        self.detail = line_with(self.md, "Cost of one more target")[:160]
+        self.assertRegex(self.md, r"(?m)^\| 7 \| .* \| 3\.067 \| 9\.836 \|$")
+        self.assertIn("seed 000: many 0.19 us, single 1.31 us", self.md)
+        for alt in ("membarrier coalescing against callers",
+                    "membarrier cost against targets, beside seed 000"):
+            self.assertIn('alt="%s"' % alt, self.html)
 
     def test_full_fastpath(self):
         """seed 004's costs stand beside the counter functions' instructions, judged"""
-        md = read(self.full, "report.md")
         row = ("| __mod_node_page_state | direct | 3 | 25 / 25 / 25 | 0 | 2 | 0 | 0 | 0 | 0 "
                "| 0 | 20 |")
-        self.detail = line_with(md, "| __mod_node_page_state | direct")
-        self.assertIn(row, md.splitlines())
-        self.assertIn("locked cmpxchg 12 cycles", md)
-        self.assertEqual(sum(x.startswith("- PASS fast path: ") for x in md.splitlines()), 2)
+        self.detail = line_with(self.md, "| __mod_node_page_state | direct")
+        self.assertIn(row, self.md.splitlines())
+        self.assertIn("locked cmpxchg 12 cycles", self.md)
+        self.assertEqual(sum(x.startswith("- PASS fast path: ") for x in self.md.splitlines()), 2)
 
     def test_fastpath_unlocked_direct(self):
         """a direct counter update that holds it per CPU fails make run"""
@@ -406,8 +392,7 @@ class Report(unittest.TestCase):
 
     def test_ledger_claim(self):
         """a failed ledger claim fails make run"""
-        self.fails(sub("ledger.txt", (END, "FAIL|ledger: made up|over\n")),
-                   "claim failed: ledger: made up")
+        self.fails(LEDGER_FAILS, "claim failed: ledger: made up")
 
     def test_nomem(self):
         """one expsync command returning ENOMEM fails make run"""
@@ -418,8 +403,7 @@ class Report(unittest.TestCase):
 
     def test_compare(self):
         """compare pairs every figure of two results.json"""
-        other, _ = self.report(sub("ledger.txt", (END, "FAIL|ledger: made up|over\n")))
-        run = report_py("compare", self.full, other)
+        run = report_py("compare", self.full, self.report(LEDGER_FAILS)[0])
         n = sum(x.endswith(" 1.000") for x in run.stdout.splitlines())
         self.detail = "exit %d, %d figures paired" % (run.returncode, n)
         self.assertEqual(run.returncode, 0, run.stderr)
@@ -470,15 +454,11 @@ class Lines(unittest.TestResult):
 
     def addFailure(self, test, err):
         super().addFailure(test, err)
-        self.failed(test, err)
-
-    def addError(self, test, err):
-        super().addError(test, err)
-        self.failed(test, err)
-
-    def failed(self, test, err):
         print("".join(traceback.format_exception(*err)), file=sys.stderr, flush=True)
         self.line("FAIL", test, "%s: %s" % (err[0].__name__, str(err[1]).split("\n")[0]))
+
+    # An error fails the test as a failed assertion does.
+    addError = addFailure
 
 
 if __name__ == "__main__":
