@@ -78,33 +78,33 @@ patches() {
 }
 
 series() {
-	local neg n1 n2 nl nb
+	local neg p2 n1 n2 nl=$out/series-negative.log nb=$out/series-negative-build.log
 	[ -f build/patches/0001-*.patch ] 2>/dev/null || patches
 	SERIES_LOG=$out/series-build.log tools/expsync/series-check.sh
 	# Negative control: patches 1 and 2, with include/linux/expsync_knob.h
-	# (an API core.c uses) dropped from patch 2 and a line with trailing
-	# blanks added to it.  The check must say that patch 2 fails
+	# (an API core.c uses) dropped from patch 2 and a new file with a
+	# trailing blank added to it.  The check must say that patch 2 fails
 	# checkpatch and does not compile.
 	neg=$(mktemp -d)
-	if tools/expsync/series-break.py "$top/build/patches" "$neg" > "$out/series-negative.log" 2>&1; then
-		SERIES_PATCHES=$neg SERIES_LOG=$out/series-negative-build.log \
-			tools/expsync/series-check.sh >> "$out/series-negative.log" 2>&1
-		n1=$(basename "$(ls "$neg"/0001-*.patch)" .patch)
-		n2=$(basename "$(ls "$neg"/0002-*.patch)" .patch)
-		nl=$out/series-negative.log nb=$out/series-negative-build.log
-		if grep -q "^PASS|series: $n1 checkpatch --strict|" "$nl" &&
-		   grep -q "^PASS|series: $n1 compiles|" "$nl" &&
-		   grep -q "^PASS|series: $n2 applies|" "$nl" &&
-		   grep -q "^FAIL|series: $n2 checkpatch --strict|" "$nl" &&
-		   grep -q "^FAIL|series: $n2 compiles|" "$nl" &&
-		   grep -q "ERROR: trailing whitespace" "$nb" &&
-		   grep -q "linux/expsync_knob.h: No such file" "$nb"; then
-			echo "PASS|series: a broken patch 2 (an API header dropped, trailing blanks) fails|checkpatch and compile"
-		else
-			echo "FAIL|series: a broken patch 2 (an API header dropped, trailing blanks) fails|$nl"
-		fi
+	p2=$(ls build/patches/0002-*.patch)
+	cp build/patches/0001-*.patch "$neg/"
+	{ awk '/^diff --git / { drop = $3 == "a/include/linux/expsync_knob.h" } !drop' "$p2"
+	  printf '%s\n' 'diff --git a/kernel/expsync/negative b/kernel/expsync/negative' \
+		'new file mode 100644' '--- /dev/null' '+++ b/kernel/expsync/negative' \
+		'@@ -0,0 +1 @@' '+negative control   '; } > "$neg/${p2##*/}"
+	SERIES_PATCHES=$neg SERIES_LOG=$nb tools/expsync/series-check.sh > "$nl" 2>&1
+	n1=$(basename "$(ls "$neg"/0001-*.patch)" .patch)
+	n2=$(basename "$p2" .patch)
+	if grep -q "^PASS|series: $n1 checkpatch --strict|" "$nl" &&
+	   grep -q "^PASS|series: $n1 compiles|" "$nl" &&
+	   grep -q "^PASS|series: $n2 applies|" "$nl" &&
+	   grep -q "^FAIL|series: $n2 checkpatch --strict|" "$nl" &&
+	   grep -q "^FAIL|series: $n2 compiles|" "$nl" &&
+	   grep -q "ERROR: trailing whitespace" "$nb" &&
+	   grep -q "linux/expsync_knob.h: No such file" "$nb"; then
+		echo "PASS|series: a broken patch 2 (an API header dropped, trailing blanks) fails|checkpatch and compile"
 	else
-		echo "FAIL|series: negative control, cannot break the series|$out/series-negative.log"
+		echo "FAIL|series: a broken patch 2 (an API header dropped, trailing blanks) fails|$nl"
 	fi
 	rm -rf "$neg"
 }
@@ -120,8 +120,7 @@ fastpath() {
 	else
 		echo "FAIL|build: CONFIG_EXPSYNC=n, for the machine code|$out/build-noexpsync-fastpath.log"
 	fi
-	FASTPATH_BASE=build/linux tools/expsync/fastpath-check.sh \
-		"${CHECK_KERNEL_SRC:-build/linux}" "${vml[@]}"
+	tools/expsync/fastpath-check.sh "${CHECK_KERNEL_SRC:-build/linux}" "${vml[@]}"
 }
 
 tree_guard() {

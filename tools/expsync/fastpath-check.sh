@@ -5,9 +5,8 @@
 #
 # The vmstat counter fast path must not get heavier: the series must not
 # touch the counter update functions of mm/vmstat.c.  Each function's
-# text in SRC (the patched tree) must equal its text in the pristine
-# base (git tag "base" of SRC, or of FASTPATH_BASE, a git tree, when SRC
-# is a copy without one).  Prints "PASS|fastpath: FN|..." or "FAIL|...".
+# text in SRC (the patched tree, build/linux or a worktree of it) must
+# equal its text in the pristine base (git tag "base").  Prints "PASS|fastpath: FN|..." or "FAIL|...".
 #
 # With two vmlinux files, the CONFIG_EXPSYNC=n kernel's and the expsync
 # one's of the same config, each function's machine code must be the
@@ -34,7 +33,7 @@ body() {	# body FN < FILE: every definition of FN, from its line to "}"
 		on && /^}/ { on = 0; print "--" }'
 }
 for fn in $fns; do
-	a=$(git -C "${FASTPATH_BASE:-$src}" show base:mm/vmstat.c | body "$fn")
+	a=$(git -C "$src" show base:mm/vmstat.c | body "$fn")
 	b=$(body "$fn" < "$src/mm/vmstat.c")
 	if [ -z "$a" ]; then
 		echo "FAIL|fastpath: $fn|not found in base mm/vmstat.c"
