@@ -42,7 +42,8 @@ QUICK = {"mb_ipi_t3", "mb_ns_t3", "mb_coalesce_c3_cps", "mb_coalesce_c3_rounds",
          "tf_munmap_busy_ms", "tf_munmap_rcu_per_1000", "tf_munmap_tables_per_rcu",
          "vm_getppid_ns", "vm_page_cycle_ns"}
 NOT_QUICK = "not measured by QUICK=1"
-# eval/scaling.sh: targets of a call, concurrent callers, runs per figure.
+# "eval/10-membarrier.sh scaling": targets of a call, concurrent callers,
+# runs per figure.
 SCALE_TARGETS, SCALE_CALLERS, SCALE_RUNS = range(1, 8), range(1, 8), 3
 # 3 runs for figures that spread by a percent or less, or that no claim
 # judges: enough against bounds of 10%, and a run costs guest seconds.
@@ -249,8 +250,8 @@ def figures():
     for fid, what, unit in (("rtla_irq", "IRQs", "IRQs"), ("rtla_noise_us", "noise", "us")):
         add(fid, "rtla osnoise: %s on the isolated CPU (ledger boot)" % what, unit,
             ["expsync"], runs=FEW_RUNS)
-    # 8 vCPUs (eval/scaling.sh).  The sends also count the tick's
-    # idle-balance kicks, which vary: mb_ipi_t* judge the strategy.
+    # 8 vCPUs ("eval/10-membarrier.sh scaling").  The sends also count the
+    # tick's idle-balance kicks, which vary: mb_ipi_t* judge the strategy.
     sec = "scaling"
     for n in SCALE_TARGETS:
         add("mb_scale_sends_t%d" % n, "IPI sends per 1000 calls, %d target(s), 8 vCPUs" % n,
@@ -640,9 +641,9 @@ def explained_ledger_timer(mean, who):
 
 
 def scaling_rows(figs, what):
-    """[(n, {variant: mean})] of the figures mb_scale_WHAT<n> (eval/scaling.sh;
-    WHAT ns_t, sends_t: n targets; rounds_c, cps_c: n callers), or [] when
-    any of them was not measured."""
+    """[(n, {variant: mean})] of the figures mb_scale_WHAT<n> ("10-membarrier.sh
+    scaling"; WHAT ns_t, sends_t: n targets; rounds_c, cps_c: n callers), or
+    [] when any of them was not measured."""
     keys, variants = (SCALE_TARGETS, ["6.12", "many", "single"]) if what.endswith("_t") \
         else (SCALE_CALLERS, ["6.12", "on"])
     fs = [(k, figs["mb_scale_%s%d" % (what, k)]) for k in keys]
@@ -653,7 +654,8 @@ def scaling_rows(figs, what):
 
 def scaling_md(figs):
     """Seed 000's table beside the measured one, and coalescing as callers
-    grow (eval/scaling.sh), or nothing when they were not measured."""
+    grow ("eval/10-membarrier.sh scaling"), or nothing when they were not
+    measured."""
     ns, sends, rounds, cps = (scaling_rows(figs, w)
                               for w in ("ns_t", "sends_t", "rounds_c", "cps_c"))
     if not (ns and sends and rounds and cps):
@@ -665,8 +667,8 @@ def scaling_md(figs):
     seed_m = [x / 10 for x in SEED000_MANY_S]   # s per 10^7 calls -> us per call
     seed_s = [x / 10 for x in SEED000_SINGLE_S]
     md = ["", "## scaling: seed 000's table, and coalescing as callers grow", "",
-          "An 8-vCPU guest under -icount (eval/scaling.sh), %d runs per point: thread 0 "
-          "calls PRIVATE_EXPEDITED, N others spin.  A guest us counts QEMU's "
+          "An 8-vCPU guest under -icount (`eval/10-membarrier.sh scaling`), %d runs per "
+          "point: thread 0 calls PRIVATE_EXPEDITED, N others spin.  A guest us counts QEMU's "
           "instructions, and each IPI waits for QEMU's round-robin to reach its "
           "target vCPU, so the time is not hardware's.  The sends per call count "
           "the mechanism (one IPI-to-many, or one IPI per target) plus the tick's "

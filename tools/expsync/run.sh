@@ -15,8 +15,8 @@
 #  - stress-ng --membarrier in a guest with 4 vCPUs, none isolated (its
 #    stressor needs MEMBARRIER_CMD_GLOBAL, which nohz_full turns off),
 #    under -icount;
-#  - the scaling curves (eval/scaling.sh) in a guest with 8 vCPUs, none
-#    isolated, under -icount (not under QUICK=1);
+#  - the scaling curves ("eval/10-membarrier.sh scaling") in a guest
+#    with 8 vCPUs, none isolated, under -icount (not under QUICK=1);
 #  - the counter functions stepped by gdb (fastpath-steps.sh);
 #  - membarrier under fault injection (eval/nomem.sh) in test-
 #    configuration boots, expsync's and 6.12's membarrier.c with
@@ -108,11 +108,12 @@ programs_on() {
 		-- "$runs PROGRAMS_PART=membarrier $top/tools/expsync/eval/40-programs.sh" > "$2" 2>&1
 }
 # scaling_on KERNEL-DIR LOG: seed 000's table and coalescing as callers
-# grow (eval/scaling.sh), 8 vCPUs, none isolated, under -icount.
+# grow ("eval/10-membarrier.sh scaling"), 8 vCPUs, none isolated,
+# under -icount.
 scaling_on() {
 	tools/expsync/vm-run.sh --kernel "build/obj-$1/arch/x86/boot/bzImage" \
 		--name "scaling-$1" --smp 8 --icount 1 --timeout 2400 \
-		-- "$runs $top/tools/expsync/eval/scaling.sh" > "$2" 2>&1
+		-- "$runs $top/tools/expsync/eval/10-membarrier.sh scaling" > "$2" 2>&1
 }
 # fastpath_on KERNEL LOG: the counter functions' calls stepped by gdb.
 fastpath_on() {
