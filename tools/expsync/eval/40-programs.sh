@@ -20,7 +20,7 @@
 #    stress-ng --mmap runs on the others: its IRQ count and its total
 #    noise in us (variant "expsync", the booted defaults, against
 #    "6.12").  Not under -icount: there osnoise's sampling thread spins
-#    through each period, and one 3 s run took 8 minutes of host time.
+#    through each period, and a 3 s run takes minutes of host time.
 # Under -icount a guest second is 10^9 instructions of all vCPUs: the
 # rates rank the kernels by the work they do per operation, not by real
 # hardware's caches, interrupt latency or wake-ups.
@@ -112,8 +112,8 @@ for i in $(seq "$reps"); do
 	load=$!
 	sleep 1
 	# The CPU's row: CPU Period Runtime Noise %Avail MaxNoise MaxSingle HW NMI IRQ ...
-	# rtla's summary now and then lacks the CPU's row (seen once in 6
-	# runs): one more try, then no figure.
+	# rtla's summary can lack the CPU's row: one more try, then no
+	# figure.
 	for try in 1 2; do
 		rtla osnoise top -q -c "$cpu" -d "${secs}s" > "$yaml" 2>&1
 		row=$(awk -v c="$cpu" '$1 == c && NF >= 12' "$yaml")
