@@ -345,8 +345,9 @@ def records(d):
                     got.setdefault(("ledger_" + c, v), []).append(float(kv[c]))
         data.update(got)
         for label, fns in ledger.who(p):
-            if ledger_variant(label, is_612):
-                who.setdefault(ledger_variant(label, is_612), []).append(ledger.counts(fns))
+            v = ledger_variant(label, is_612)
+            if v:
+                who.setdefault(v, []).append(ledger.counts(fns))
     return data, problems, {v: {k: statistics.fmean(w.get(k, 0) for w in ws)
                                 for k in set().union(*ws)} for v, ws in who.items()}
 
